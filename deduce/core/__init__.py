@@ -1,0 +1,1 @@
+"""Game-agnostic pieces: errors and exit codes, names, records, information, MUS, self-play."""

@@ -1,0 +1,1 @@
+"""One subpackage per game: cards, rules, knowledge, advice, bots."""

@@ -1,0 +1,1 @@
+"""Sherlock 13: cards, rules engine, knowledge model, advice and bots."""
