@@ -363,3 +363,17 @@ def parse_record(data: Any, source: str = "record") -> Record:
 def load_record(path: str | Path) -> Record:
     """Read and validate a record file."""
     return parse_record(read_json(path), source=str(path))
+
+
+def describe_event(event: Event, names: list[str]) -> str:
+    """The event as the player entered it, e.g. ``Ann raise skull (raised: Cat)``."""
+    actor = names[event.actor]
+    if isinstance(event, RaiseEvent):
+        who = ", ".join(names[s] for s in sorted(event.raised)) or "nobody"
+        return f"{actor} raise {ICONS[event.icon]} (raised: {who})"
+    if isinstance(event, CountEvent):
+        return f"{actor} count {names[event.target]} {ICONS[event.icon]}: {event.count}"
+    if isinstance(event, AccuseEvent):
+        return f"{actor} accuse {SUSPECTS[event.suspect]}: {'right' if event.correct else 'wrong'}"
+    text = f"{actor} exchange {event.side}, revealed {SUSPECTS[event.revealed]}"
+    return text + (f", took {SUSPECTS[event.took]}" if event.took is not None else "")

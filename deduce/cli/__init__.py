@@ -1,0 +1,1 @@
+"""The ``deduce`` command line: thin click commands, one module per game."""

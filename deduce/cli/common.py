@@ -1,0 +1,43 @@
+"""What every command shares: consoles, error handling and exit codes, JSON output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import NoReturn
+
+import click
+from rich.console import Console
+
+from deduce.core.errors import DeduceError
+
+#: human output; errors and progress go to ``err``
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def print_json(data) -> None:
+    """One JSON document on stdout (nothing else is printed there with --json)."""
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def fail(exc: DeduceError, as_json: bool) -> NoReturn:
+    """Report ``exc`` (stderr; with --json also its JSON on stdout) and exit with its code."""
+    click.echo(f"error: {exc}", err=True)
+    if as_json:
+        print_json(exc.to_json())
+    sys.exit(int(exc.exit_code))
+
+
+def reports_errors(func):
+    """Decorate a command: a ``DeduceError`` becomes its message and exit code, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except DeduceError as exc:
+            fail(exc, bool(kwargs.get("as_json")))
+
+    return wrapper

@@ -1,0 +1,41 @@
+"""Entry point of the ``deduce`` console script."""
+
+from __future__ import annotations
+
+import click
+
+from deduce import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="deduce")
+def cli() -> None:
+    """deduce: exact deduction for Sherlock Holmes board games.
+
+    \b
+    Examples:
+      deduce demo                          analyse a shipped 4-player game turn by turn
+      deduce s13 analyze game.json         who may be the criminal, what to ask next
+      deduce s13 why game.json moriarty    why is Moriarty ruled out (or how he can be it)
+      deduce s13 table game.json           enter answers live at the table
+      deduce s13 selfplay --players 4 --bots infogain,random,random,random --games 200
+    """
+
+
+def _register() -> None:
+    from deduce.cli.demo import demo
+    from deduce.cli.s13 import s13
+
+    cli.add_command(s13)
+    cli.add_command(demo)
+
+
+_register()
+
+
+def main() -> None:
+    cli(prog_name="deduce")
+
+
+if __name__ == "__main__":
+    main()

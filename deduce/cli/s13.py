@@ -1,0 +1,170 @@
+"""``deduce s13``: Sherlock 13 analysis, explanations, live table mode and self-play."""
+
+from __future__ import annotations
+
+import click
+
+from deduce.cli.common import out, print_json, reports_errors
+
+
+@click.group()
+def s13() -> None:
+    """Sherlock 13: exact analysis of a game record (spec JSON).
+
+    \b
+    Examples:
+      deduce s13 analyze game.json
+      deduce s13 analyze game.json --json
+      deduce s13 why game.json moriarty
+      deduce s13 table game.json --variant standard --players Ann,Ben,Cat,Dan --me Ann \\
+          --hand holmes,hudson,baynes
+      deduce s13 selfplay --players 4 --bots infogain,random,random,random --games 100 --seed 1
+    """
+
+
+@s13.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the spec's JSON object only.")
+@reports_errors
+def analyze(record_file: str, as_json: bool) -> None:
+    """Who may be the criminal, who holds what, and the best questions to ask next.
+
+    Exit codes: 0 ok, 2 bad input, 3 contradictory record (a minimal conflicting set of
+    events is named).
+
+    \b
+    Example:
+      deduce s13 analyze game.json --json
+    """
+    from deduce.models.sherlock13.advice import analyze as run
+    from deduce.models.sherlock13.record import load_record
+
+    analysis = run(load_record(record_file))
+    if as_json:
+        print_json(analysis.to_json())
+        return
+    from deduce.cli.s13_view import full_view
+
+    out.print(full_view(analysis))
+
+
+@s13.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("suspect")
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@reports_errors
+def why(record_file: str, suspect: str, as_json: bool) -> None:
+    """Why SUSPECT is ruled out (a minimal set of events and hand facts), or a deal where
+    SUSPECT is the criminal.
+
+    \b
+    Example:
+      deduce s13 why game.json moriarty
+    """
+    from deduce.models.sherlock13.cards import suspect_index
+    from deduce.models.sherlock13.explain import explain_suspect
+    from deduce.models.sherlock13.record import load_record
+
+    record = load_record(record_file)
+    card = suspect_index(suspect, where="SUSPECT")
+    explanation = explain_suspect(record, card)
+    if as_json:
+        print_json(explanation.to_json())
+    else:
+        out.print(explanation.text())
+
+
+def _split_names(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+@s13.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--variant", type=click.Choice(["standard", "expert"], case_sensitive=False),
+              help="New record only: the variant.")
+@click.option("--players", help="New record only: names in seating order, comma separated.")
+@click.option("--me", help="New record only: which player I am.")
+@click.option("--hand", help="New record only: my cards, comma separated (aliases allowed).")
+@reports_errors
+def table(record_file: str, variant, players, me, hand) -> None:
+    """Live play: enter answers one line at a time; each is saved to RECORD at once.
+
+    RECORD is created if missing, from the options or (on a terminal) by asking. Commands:
+
+    \b
+      raise ASKER ICON [RAISER...]     count ASKER TARGET ICON N
+      accuse ACCUSER SUSPECT right|wrong
+      exchange ACTOR left|right REVEALED [TOOK]
+      undo   show   best   why SUSPECT   help   quit
+
+    On a terminal every entry is followed by the criminal distribution. From a pipe each
+    line answers with one line: "ok: ..." on stdout, or the refusal on stderr; the exit
+    code is then 0 if every entry was accepted, else that of the first refusal (2 bad
+    input, 3 contradiction).
+
+    \b
+    Example:
+      printf 'raise Ann skull Cat\\ncount Ben Dan book 1\\n' | deduce s13 table game.json \\
+          --variant standard --players Ann,Ben,Cat,Dan --me Ann --hand holmes,hudson,baynes
+    """
+    import sys
+    from pathlib import Path
+
+    from deduce.cli.common import err
+    from deduce.cli.s13_view import advice_table, compact_view, full_view
+    from deduce.models.sherlock13.table import HELP, TableSession
+
+    interactive = sys.stdin.isatty()
+    if not Path(record_file).exists() and interactive:
+        variant = variant or click.prompt("Variant", type=click.Choice(["standard", "expert"]),
+                                          default="standard")
+        players = players or click.prompt("Players in seating order (comma separated)")
+        me = me or click.prompt("Which player are you")
+        hand = hand or click.prompt("Your hand, first card first (comma separated)")
+    session = TableSession.open(record_file, variant=variant, players=_split_names(players),
+                                me=me, hand=_split_names(hand))
+    first_code = 0
+    if interactive:
+        out.print(f"[bold]{record_file}[/]: {len(session.record.events)} events. Type help for commands.")
+        out.print(compact_view(session.analysis()))
+    while True:
+        if interactive:
+            turns = session.record.turns
+            who = "game over" if turns.over else f"{session.record.names[turns.current]} to play"
+            try:
+                line = click.prompt(f"[{who}]", prompt_suffix=" > ", default="", show_default=False)
+            except (EOFError, click.Abort):
+                break
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                break
+        reply = session.handle(line)
+        if reply.kind == "quit":
+            if interactive:
+                out.print(reply.message)
+            break
+        if reply.kind == "refused":
+            err.print(f"refused: {reply.message}", markup=False)
+            first_code = first_code or reply.code
+            continue
+        if not interactive:
+            if reply.kind == "accepted":
+                click.echo(f"ok: {reply.message}")
+            elif reply.message == "show":
+                out.print(full_view(reply.analysis))
+            elif reply.message == "best":
+                out.print(advice_table(reply.analysis))
+            elif reply.message:
+                click.echo(reply.message)
+            continue
+        if reply.kind == "accepted":
+            out.print(f"[green]ok[/] {reply.message}", markup=True)
+            out.print(compact_view(reply.analysis))
+        elif reply.message == "show":
+            out.print(full_view(reply.analysis))
+        elif reply.message == "best":
+            out.print(advice_table(reply.analysis))
+        elif reply.message:
+            out.print(reply.message, markup=False)
+    sys.exit(first_code)

@@ -1,0 +1,95 @@
+"""Rich rendering of a Sherlock 13 analysis: clue sheet, criminal distribution, advice."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from deduce.models.sherlock13.advice import Analysis
+from deduce.models.sherlock13.cards import SUSPECT_ICONS, SUSPECTS
+
+
+def _cell(p: float) -> Text:
+    if p >= 1 - 1e-12:
+        return Text("✔ 100%", style="bold green")
+    if p <= 1e-12:
+        return Text("✗", style="dim")
+    return Text(f"{100 * p:.0f}%" if p >= 0.005 else "<1%")
+
+
+def clue_sheet(a: Analysis) -> Table:
+    """Suspects x places: my hand, each other player (now), face-down sides, the criminal."""
+    rec = a.record
+    table = Table(title="Clue sheet (probability that each place holds the card)", title_justify="left")
+    table.add_column("Suspect")
+    table.add_column("Icons", style="dim")
+    mine = set(rec.my_current_hand())
+    holders = a.holder_probs()
+    face_down = a.face_down_probs()
+    for s, name in enumerate(rec.names):
+        table.add_column(f"{name} (me)" if s == rec.me else name, justify="center")
+    for side in face_down:
+        table.add_column(f"{side} (face down)", justify="center")
+    table.add_column("Criminal", justify="center", style="bold")
+    crim = a.criminal_probs()
+    for c, suspect in enumerate(SUSPECTS):
+        row = [suspect, ", ".join(SUSPECT_ICONS[suspect])]
+        for s in range(rec.n):
+            row.append(Text("✔ mine", style="bold cyan") if s == rec.me and c in mine
+                       else Text("✗", style="dim") if s == rec.me else _cell(holders[s][c]))
+        row += [_cell(p[c]) for p in face_down.values()]
+        row.append(_cell(crim[c]))
+        table.add_row(*row)
+    return table
+
+
+def criminal_table(a: Analysis) -> Table:
+    table = Table(title=f"Criminal ({a.total:,} consistent worlds, {a.entropy():.2f} bits left)",
+                  title_justify="left")
+    table.add_column("Suspect")
+    table.add_column("P", justify="right")
+    table.add_column("")
+    probs = a.criminal_probs()
+    for c in sorted(range(len(SUSPECTS)), key=lambda c: -probs[c]):
+        if probs[c] > 0:
+            table.add_row(SUSPECTS[c], f"{probs[c]:.3f}", "█" * max(1, round(30 * probs[c])))
+    return table
+
+
+def advice_table(a: Analysis, top: int = 5) -> Table | Text:
+    if not a.suggestions:
+        return Text("No suggestions: I have no next turn.", style="dim")
+    table = Table(title=f"Best questions for {a.record.names[a.record.me]}'s next turn",
+                  title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Question")
+    table.add_column("Expected bits", justify="right")
+    for i, s in enumerate(a.suggestions[:top], 1):
+        table.add_row(str(i), s.text(a.record.names), f"{s.expected_bits:.3f}")
+    return table
+
+
+def accuse_text(a: Analysis) -> Text:
+    c, p = a.top_suspect()
+    if p >= 1 - 1e-12:
+        return Text(f"Accuse {SUSPECTS[c]} now: certain.", style="bold green")
+    return Text(f"Accusing {SUSPECTS[c]} now would be right with probability {p:.3f}; "
+                f"a wrong accusation eliminates you.", style="yellow")
+
+
+def full_view(a: Analysis) -> Group:
+    return Group(clue_sheet(a), criminal_table(a), advice_table(a), accuse_text(a))
+
+
+def compact_view(a: Analysis, top: int = 5) -> Text:
+    """One or two lines: the criminal distribution's head and the best question."""
+    probs = a.criminal_probs()
+    order = [c for c in sorted(range(len(SUSPECTS)), key=lambda c: -probs[c]) if probs[c] > 0]
+    head = ", ".join(f"{SUSPECTS[c]} {probs[c]:.2f}" for c in order[:top])
+    more = f" (+{len(order) - top} more)" if len(order) > top else ""
+    text = Text(f"{a.total:,} worlds; criminal: {head}{more}")
+    if a.suggestions:
+        text.append(f"\nbest question: {a.suggestions[0].text(a.record.names)} "
+                    f"({a.suggestions[0].expected_bits:.2f} bits)", style="cyan")
+    return text

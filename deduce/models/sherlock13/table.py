@@ -1,0 +1,215 @@
+"""Live table mode: one command line at a time, every accepted entry saved atomically.
+
+``TableSession(path, record)`` takes lines such as ``raise Ann skull Cat`` or
+``count Ben Dan book 1`` and returns a ``Reply``. An entry that is malformed, out of turn or
+contradicts the record is refused with the reason (for a contradiction, the conflicting
+earlier events) and the record is unchanged, in memory and on disk.
+
+Commands (names take the spec's aliases; multi-word names may be quoted or not)::
+
+    raise ASKER ICON [RAISER...]            nobody listed: nobody raised a hand
+    count ASKER TARGET ICON N
+    accuse ACCUSER SUSPECT right|wrong
+    exchange ACTOR left|right REVEALED [TOOK]   TOOK only (and always) when ACTOR is me
+    undo | show | best | why SUSPECT | help | quit
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from deduce.core.errors import ContradictionError, InputError
+from deduce.core.names import normalise, resolve
+from deduce.models.sherlock13.advice import Analysis, analyze, contradiction
+from deduce.models.sherlock13.cards import ICONS, SUSPECTS
+from deduce.models.sherlock13.record import (
+    Record,
+    describe_event,
+    event_from_json,
+    new_record,
+)
+
+HELP = """\
+raise ASKER ICON [RAISER...]              who raised a hand (none listed: nobody)
+count ASKER TARGET ICON N                 TARGET said they hold N of ICON
+accuse ACCUSER SUSPECT right|wrong        an accusation and its verdict
+exchange ACTOR left|right REVEALED [TOOK] 2 players; TOOK when ACTOR is me
+undo                                      take back the last entry
+show                                      clue sheet, criminal, best questions
+best                                      the best questions for my next turn
+why SUSPECT                               why ruled out, or a deal where guilty
+help                                      this text
+quit                                      leave (everything is already saved)"""
+
+COMMANDS = ("raise", "count", "accuse", "exchange", "undo", "show", "best", "why", "help", "quit")
+
+
+@dataclass
+class Reply:
+    """What a line did: ``kind`` is accepted, refused, info, quit; ``code`` the exit code."""
+
+    kind: str
+    message: str = ""
+    analysis: Analysis | None = None
+    code: int = 0
+    conflict: list[int] | None = None
+
+
+class TableSession:
+    def __init__(self, path: str | Path, record: Record):
+        self.path = Path(path)
+        self.record = record
+
+    @classmethod
+    def open(cls, path: str | Path, *, variant=None, players=None, me=None, hand=None) -> "TableSession":
+        """Load ``path``, or create it from the setup options if it does not exist."""
+        from deduce.models.sherlock13.record import load_record
+
+        p = Path(path)
+        if p.exists():
+            return cls(p, load_record(p))
+        missing = [k for k, v in (("variant", variant), ("players", players), ("me", me),
+                                  ("hand", hand)) if not v]
+        if missing:
+            raise InputError(f"the record does not exist yet: give {', '.join('--' + m for m in missing)}",
+                             where=str(p))
+        rec = new_record(variant, list(players), me, list(hand), source=str(p))
+        rec.save(p)
+        return cls(p, rec)
+
+    def analysis(self) -> Analysis:
+        return analyze(self.record)
+
+    # -- one line
+    def handle(self, line: str) -> Reply:
+        try:
+            tokens = shlex.split(line)
+        except ValueError as exc:
+            return Reply("refused", f"cannot read the line: {exc}", code=2)
+        if not tokens:
+            return Reply("info", "")
+        try:
+            word = resolve(tokens[0], COMMANDS, "command")
+        except InputError as exc:
+            return Reply("refused", f"{exc} (type help)", code=2)
+        args = tokens[1:]
+        try:
+            if word in ("raise", "count", "accuse", "exchange"):
+                return self._enter(self._event_json(word, args))
+            if word == "undo":
+                return self._undo()
+            if word == "show":
+                return Reply("info", "show", analysis=self.analysis())
+            if word == "best":
+                return Reply("info", "best", analysis=self.analysis())
+            if word == "why":
+                return self._why(args)
+            if word == "help":
+                return Reply("info", HELP)
+            return Reply("quit", "bye: the record is saved")
+        except ContradictionError as exc:
+            return Reply("refused", str(exc), code=3, conflict=exc.conflict)
+        except InputError as exc:
+            return Reply("refused", str(exc), code=2)
+
+    # -- entries
+    def _enter(self, data: dict) -> Reply:
+        index = len(self.record.events)
+        event = event_from_json(data, self.record.names, where=f"entry (event {index})")
+        trial = self._replay(self.record.events + [event])
+        try:
+            result = analyze(trial)
+        except ContradictionError as exc:
+            raise ContradictionError(
+                f"refused: {describe_event(event, trial.names)} contradicts the record\n{exc}",
+                exc.conflict) from None
+        self.record = trial
+        self.record.save(self.path)
+        return Reply("accepted", f"event {index}: {describe_event(event, trial.names)}", analysis=result)
+
+    def _replay(self, events) -> Record:
+        rec = new_record(self.record.variant, self.record.names, self.record.names[self.record.me],
+                         [SUSPECTS[c] for c in self.record.hand], source=str(self.path))
+        for e in events:
+            rec.add(e)
+        return rec
+
+    def _undo(self) -> Reply:
+        if not self.record.events:
+            return Reply("refused", "nothing to undo", code=2)
+        last = self.record.events[-1]
+        rec = self._replay(self.record.events[:-1])
+        rec.save(self.path)
+        self.record = rec
+        return Reply("accepted", f"undone: {describe_event(last, rec.names)}", analysis=analyze(rec))
+
+    def _why(self, args: list[str]) -> Reply:
+        from deduce.models.sherlock13.cards import suspect_index
+        from deduce.models.sherlock13.explain import explain_suspect
+
+        if not args:
+            raise InputError("usage: why SUSPECT")
+        card = suspect_index(" ".join(args), where="why")
+        return Reply("info", explain_suspect(self.record, card).text())
+
+    # -- parsing
+    def _event_json(self, word: str, args: list[str]) -> dict:
+        usage = {
+            "raise": "raise ASKER ICON [RAISER...]",
+            "count": "count ASKER TARGET ICON N",
+            "accuse": "accuse ACCUSER SUSPECT right|wrong",
+            "exchange": "exchange ACTOR left|right REVEALED [TOOK]",
+        }[word]
+        need = {"raise": 2, "count": 4, "accuse": 3, "exchange": 3}[word]
+        if len(args) < need:
+            raise InputError(f"usage: {usage}")
+        if word == "raise":
+            icon, rest = _take_icon(args[1:])
+            return {"actor": args[0], "action": "raise", "icon": icon, "raised": rest}
+        if word == "count":
+            n = args[-1]
+            if not n.isdigit():
+                raise InputError(f"usage: {usage} (N is a whole number, got {n!r})")
+            return {"actor": args[0], "action": "count", "target": args[1],
+                    "icon": " ".join(args[2:-1]), "count": int(n)}
+        if word == "accuse":
+            verdict = resolve(args[-1], ("right", "wrong"), "verdict")
+            return {"actor": args[0], "action": "accuse", "suspect": " ".join(args[1:-1]),
+                    "correct": verdict == "right"}
+        revealed, took = _split_cards(args[2:])
+        data = {"actor": args[0], "action": "exchange", "side": args[1], "revealed": revealed}
+        if took is not None:
+            data["took"] = took
+        return data
+
+
+def _take_icon(tokens: list[str]) -> tuple[str, list[str]]:
+    """Split ``light bulb Cat`` into the icon (one or two words) and the rest."""
+    if len(tokens) >= 2 and normalise(" ".join(tokens[:2])) in {normalise(i) for i in ICONS}:
+        return " ".join(tokens[:2]), tokens[2:]
+    return tokens[0], tokens[1:]
+
+
+def _split_cards(tokens: list[str]) -> tuple[str, str | None]:
+    """One or two suspect names from words (``Mary Morstan Sherlock Holmes``)."""
+    from deduce.models.sherlock13.cards import suspect_index
+
+    def ok(words):
+        try:
+            suspect_index(" ".join(words))
+            return True
+        except InputError:
+            return False
+
+    if ok(tokens) or len(tokens) == 1:
+        return " ".join(tokens), None  # a single bad name: the parser names it
+    splits = [i for i in range(1, len(tokens)) if ok(tokens[:i]) and ok(tokens[i:])]
+    if len(splits) == 1:
+        i = splits[0]
+        return " ".join(tokens[:i]), " ".join(tokens[i:])
+    if len(tokens) == 2:
+        return tokens[0], tokens[1]  # let the parser name the bad one
+    raise InputError("cannot tell the revealed card from the card taken: quote them, "
+                     "e.g. exchange Ann left \"Mary Morstan\" \"Sherlock Holmes\"")
