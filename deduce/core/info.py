@@ -23,7 +23,7 @@ def expected_bits(joint: np.ndarray) -> float:
     """Expected drop in entropy of the column variable once the row (answer) is known.
 
     ``joint[a, x]`` counts worlds with answer ``a`` and hidden value ``x``; the result is the
-    mutual information I(A; X) in bits.
+    mutual information I(A; X) = H(A) + H(X) - H(A, X), in bits.
 
     >>> expected_bits(np.array([[1, 0], [0, 1]]))
     1.0
@@ -31,8 +31,7 @@ def expected_bits(joint: np.ndarray) -> float:
     0.0
     """
     j = np.asarray(joint, dtype=float)
-    total = j.sum()
-    if total <= 0:
+    if j.sum() <= 0:
         return 0.0
-    after = sum(row.sum() / total * entropy_bits(row) for row in j if row.sum() > 0)
-    return max(0.0, entropy_bits(j.sum(axis=0)) - after)
+    mi = entropy_bits(j.sum(axis=1)) + entropy_bits(j.sum(axis=0)) - entropy_bits(j.ravel())
+    return max(0.0, mi)

@@ -171,6 +171,11 @@ class Worlds:
     def joint(self, q: Question) -> np.ndarray:  # pragma: no cover - abstract
         raise TypeError("abstract")
 
+    def deal_count(self, criminal: int, hands: dict[int, list[int]],
+                   sides: dict[str, int] | None = None) -> int:  # pragma: no cover - abstract
+        """Consistent worlds with this deal (other seats' hand sets; orders counted in expert)."""
+        raise TypeError("abstract")
+
 
 def count_worlds(record: Record, events: set[int] | None = None) -> Worlds:
     """Count the worlds consistent with ``record`` (only the facts of ``events`` if given)."""
@@ -190,18 +195,14 @@ class _FactoredWorlds(Worlds):
         unknown = np.array([c for c in range(N_CARDS) if c not in record.hand], dtype=np.int64)
         self.unknown = unknown
         u = len(unknown)
-        combos_pos = _combos(u, h)
-        self.combo_cards = unknown[combos_pos]  # (m, h) card indices, ascending
-        m = len(combos_pos)
-        expert = record.variant == "expert"
-        if expert:
+        self.combo_cards = unknown[_combos(u, h)]  # (m, h) card indices, ascending
+        m = len(self.combo_cards)
+        if record.variant == "expert":
             orders = _orders(h)
-            self.row_combo = np.repeat(np.arange(m), len(orders))
-            self.row_slots = self.combo_cards[:, orders].reshape(-1, h)
+            row_combo = np.repeat(np.arange(m), len(orders))
+            row_slots = self.combo_cards[:, orders].reshape(-1, h)
         else:
-            self.row_combo = np.arange(m)
-            self.row_slots = self.combo_cards
-        rows = len(self.row_combo)
+            row_combo, row_slots = np.arange(m), self.combo_cards
 
         # my own facts are checked against my known hand
         mine_ok = all(
@@ -217,124 +218,166 @@ class _FactoredWorlds(Worlds):
                 crim_ok *= keep
         self.crim_ok_pos = crim_ok[unknown]
 
-        # per seat: which (combo, order) rows fit its facts
-        self.row_ok: dict[int, np.ndarray] = {}
+        # per seat: the (combo, order) rows that fit its facts, filtered fact by fact
+        self.rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # seat -> (combo ids, slots)
         self.score: dict[int, np.ndarray] = {}
         for s in self.others:
-            ok = np.ones(rows, dtype=bool)
+            combo_ids, slots = row_combo, row_slots
             for f in facts:
                 if isinstance(f, IconFact) and f.view.seat == s:
-                    ok &= _fact_mask(f, {s: self.row_slots}, [], {}, None, record.variant, rows)
-            self.row_ok[s] = ok
-            self.score[s] = np.bincount(self.row_combo, weights=ok, minlength=m)
+                    keep = _fact_mask(f, {s: slots}, [], {}, None, record.variant, len(slots))
+                    combo_ids, slots = combo_ids[keep], slots[keep]
+            self.rows[s] = (combo_ids, slots)
+            self.score[s] = np.bincount(combo_ids, minlength=m).astype(float)
 
+        # deals with a non-zero count only
         deal_hands, deal_crim = _deal_table(u, h, len(self.others))
-        self.deal_hands, self.deal_crim = deal_hands, deal_crim
-        self.seat_factor = {s: self.score[s][deal_hands[:, j]] for j, s in enumerate(self.others)}
         weight = self.crim_ok_pos[deal_crim]
-        for s in self.others:
-            weight = weight * self.seat_factor[s]
-        self.weight = weight
-        self.total = int(round(weight.sum()))
+        for j, s in enumerate(self.others):
+            weight = weight * self.score[s][deal_hands[:, j]]
+        live = np.flatnonzero(weight)
+        self.deal_hands, self.deal_crim, self.weight = deal_hands[live], deal_crim[live], weight[live]
+        self.total = int(round(self.weight.sum()))
         crim = np.zeros(N_CARDS)
-        crim[unknown] = np.bincount(deal_crim, weights=weight, minlength=u)
+        crim[unknown] = np.bincount(self.deal_crim, weights=self.weight, minlength=u)
         self.criminal = crim
         member = np.zeros((m, N_CARDS))
         np.put_along_axis(member, self.combo_cards, 1.0, axis=1)
-        self.member = member
         self.holders = {
-            s: np.bincount(deal_hands[:, j], weights=weight, minlength=m) @ member
+            s: np.bincount(self.deal_hands[:, j], weights=self.weight, minlength=m) @ member
             for j, s in enumerate(self.others)
         }
         self.face_down = {}
+        self._cache: dict = {}
+
+    def deal_count(self, criminal, hands, sides=None) -> int:
+        pos = np.searchsorted(self.unknown, criminal)
+        if pos >= len(self.unknown) or self.unknown[pos] != criminal:
+            return 0
+        index = {frozenset(int(c) for c in row): i for i, row in enumerate(self.combo_cards)}
+        count = self.crim_ok_pos[pos]
+        for s in self.others:
+            i = index.get(frozenset(hands[s]))
+            count = 0 if i is None else count * self.score[s][i]
+        return int(round(count))
 
     # -- answers at my next turn
-    def _answer_split(self, seat: int, icon: int, view: View) -> np.ndarray:
-        """(m, h+1): per combo, how many fitting orders give each answer count at ``view``."""
-        h = self.row_slots.shape[1]
-        cols = _answer_columns(view, h, self.record.variant)
-        counts = ICON[self.row_slots[:, cols], icon].sum(axis=1)
-        m = len(self.combo_cards)
-        idx = self.row_combo * (h + 1) + counts
-        return np.bincount(idx, weights=self.row_ok[seat], minlength=m * (h + 1)).reshape(m, h + 1)
+    def _answer_counts(self, seat: int) -> np.ndarray:
+        """(rows, icons): each fitting row's answer count per icon at my next turn."""
+        key = ("counts", seat)
+        if key not in self._cache:
+            view = self.record.next_turn_views()[seat]
+            slots = self.rows[seat][1]
+            cols = _answer_columns(view, self.combo_cards.shape[1], self.record.variant)
+            self._cache[key] = ICON[slots[:, cols]].sum(axis=1)
+        return self._cache[key]
+
+    def _answer_split(self, seat: int, icon: int) -> np.ndarray:
+        """(m, h+1): per combo, how many fitting orders give each answer count."""
+        m, h = self.combo_cards.shape
+        idx = self.rows[seat][0] * (h + 1) + self._answer_counts(seat)[:, icon]
+        return np.bincount(idx, minlength=m * (h + 1)).reshape(m, h + 1).astype(float)
 
     def _cavity(self, seat: int) -> np.ndarray:
         """(m, u): worlds by (seat's combo, criminal position), without the seat's own score."""
-        j = self.others.index(seat)
-        w = self.crim_ok_pos[self.deal_crim]
-        for s in self.others:
-            if s != seat:
-                w = w * self.seat_factor[s]
-        m, u = len(self.combo_cards), len(self.unknown)
-        flat = np.bincount(self.deal_hands[:, j] * u + self.deal_crim, weights=w, minlength=m * u)
-        return flat.reshape(m, u)
+        key = ("cavity", seat)
+        if key not in self._cache:
+            j = self.others.index(seat)
+            w = self.crim_ok_pos[self.deal_crim]
+            for i, s in enumerate(self.others):
+                if s != seat:
+                    w = w * self.score[s][self.deal_hands[:, i]]
+            m, u = len(self.combo_cards), len(self.unknown)
+            flat = np.bincount(self.deal_hands[:, j] * u + self.deal_crim, weights=w, minlength=m * u)
+            self._cache[key] = flat.reshape(m, u)
+        return self._cache[key]
 
     def joint(self, q: Question) -> np.ndarray:
-        views = self.record.next_turn_views()
-        u = len(self.unknown)
         if q.action == "count":
-            split = self._answer_split(q.target, q.icon, views[q.target])  # (m, A)
-            pos = split.T @ self._cavity(q.target)  # (A, u)
+            pos = self._answer_split(q.target, q.icon).T @ self._cavity(q.target)  # (A, u)
         elif q.action == "raise":
-            pos = self._raise_joint(q.icon, views)
+            pos = self._raise_joint(q.icon)
         else:
             raise ValueError(f"no {q.action} question with {self.record.n} players")
         out = np.zeros((pos.shape[0], N_CARDS))
         out[:, self.unknown] = pos
         return out
 
-    def _raise_joint(self, icon: int, views: dict[int, View]) -> np.ndarray:
-        """(2^k, u): worlds by (pattern of raised hands, criminal position)."""
+    def _raise_joint(self, icon: int) -> np.ndarray:
+        """(2^k, u): worlds by (pattern of raised hands, first other seat highest bit; criminal)."""
         k, u = len(self.others), len(self.unknown)
+        patterns = 1 << k
+        if self.record.variant == "standard":  # each hand has one answer: code the pattern
+            code = np.zeros(len(self.deal_crim), dtype=np.int64)
+            for j, s in enumerate(self.others):
+                up = self._answer_split(s, icon)[:, 1:].sum(axis=1) > 0
+                code = code * 2 + up[self.deal_hands[:, j]]
+            flat = np.bincount(code * u + self.deal_crim, weights=self.weight, minlength=patterns * u)
+            return flat.reshape(patterns, u)
         table = self.crim_ok_pos[self.deal_crim][:, None]  # (D, 1)
         for j, s in enumerate(self.others):
-            split = self._answer_split(s, icon, views[s])
+            split = self._answer_split(s, icon)
             two = np.stack([split[:, 0], split[:, 1:].sum(axis=1)], axis=1)  # (m, 2): down, up
             per_deal = two[self.deal_hands[:, j]]  # (D, 2)
             table = (table[:, :, None] * per_deal[:, None, :]).reshape(len(table), -1)
-        patterns = table.shape[1]
-        idx = self.deal_crim[:, None] * patterns + np.arange(patterns)
-        flat = np.bincount(idx.ravel(), weights=table.ravel(), minlength=u * patterns)
-        return flat.reshape(u, patterns).T
+        idx = np.arange(patterns) * u + self.deal_crim[:, None]
+        flat = np.bincount(idx.ravel(), weights=table.ravel(), minlength=patterns * u)
+        return flat.reshape(patterns, u)
+
+
+@cache
+def _two_player_rows(variant: str) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of a 2-player world over 8 unknown positions: (left, criminal, right) and the
+    opponent's starting slots (every order in expert, ascending in standard)."""
+    trip = np.array(list(permutations(range(8), 3)), dtype=np.int64)
+    rest = np.array([[p for p in range(8) if p not in t] for t in trip], dtype=np.int64)
+    if variant != "expert":
+        return trip, rest
+    orders = _orders(HAND_SIZE[2])
+    deal = np.repeat(np.arange(len(trip)), len(orders))
+    return trip[deal], rest[deal[:, None], np.tile(orders, (len(trip), 1))]
 
 
 class _EnumeratedWorlds(Worlds):
-    """2 players: every (deal, opponent order) row evaluated against every fact."""
+    """2 players: every (deal, opponent order) row, kept while it fits every fact."""
 
     def __init__(self, record: Record, facts: list[Fact]):
         self.record = record
         me, opp, h = record.me, 1 - record.me, HAND_SIZE[2]
         unknown = np.array([c for c in range(N_CARDS) if c not in record.hand], dtype=np.int64)
-        trip = np.array(list(permutations(range(len(unknown)), 3)), dtype=np.int64)  # left, crim, right
-        rest = np.array([[p for p in range(len(unknown)) if p not in t] for t in trip], dtype=np.int64)
-        if record.variant == "expert":
-            orders = _orders(h)
-            deal = np.repeat(np.arange(len(trip)), len(orders))
-            opp_pos = rest[deal[:, None], np.tile(orders, (len(trip), 1))]
-        else:
-            deal = np.arange(len(trip))
-            opp_pos = rest
-        rows = len(deal)
-        self.crim = unknown[trip[deal, 1]]
-        self.sides = {"left": unknown[trip[deal, 0]], "right": unknown[trip[deal, 2]]}
-        self.seat_slots = {opp: unknown[opp_pos], me: np.tile(np.array(record.hand), (rows, 1))}
+        trip, opp_pos = _two_player_rows(record.variant)
+        crim = unknown[trip[:, 1]]
+        sides = {"left": unknown[trip[:, 0]], "right": unknown[trip[:, 2]]}
+        opp_slots = unknown[opp_pos]
+        cheap_first = sorted(facts, key=lambda f: isinstance(f, (IconFact, HoldsFact)))
+        for f in cheap_first:
+            rows = len(crim)
+            seat_slots = {opp: opp_slots, me: np.broadcast_to(np.array(record.hand), (rows, h))}
+            keep = _fact_mask(f, seat_slots, record.steps, sides, crim, record.variant, rows)
+            crim, opp_slots = crim[keep], opp_slots[keep]
+            sides = {s: v[keep] for s, v in sides.items()}
+        rows = len(crim)
+        self.crim, self.sides = crim, sides
+        self.seat_slots = {opp: opp_slots, me: np.broadcast_to(np.array(record.hand), (rows, h))}
         self.steps = record.steps
-        ok = np.ones(rows, dtype=bool)
-        for f in facts:
-            ok &= _fact_mask(f, self.seat_slots, self.steps, self.sides, self.crim, record.variant, rows)
-        self.ok = ok.astype(float)
-        self.total = int(self.ok.sum())
-        self.criminal = np.bincount(self.crim, weights=self.ok, minlength=N_CARDS)
-        now = _slots_at(record.view_now(opp), self.seat_slots[opp], self.steps, self.sides)
-        self.holders = {opp: sum(np.bincount(now[:, k], weights=self.ok, minlength=N_CARDS)
-                                 for k in range(h))}
-        self.face_down = {s: np.bincount(self.sides[s], weights=self.ok, minlength=N_CARDS)
+        self.total = rows
+        self.criminal = np.bincount(crim, minlength=N_CARDS).astype(float)
+        now = _slots_at(record.view_now(opp), opp_slots, self.steps, sides)
+        self.holders = {opp: np.bincount(now.ravel(), minlength=N_CARDS).astype(float)}
+        self.face_down = {s: np.bincount(sides[s], minlength=N_CARDS).astype(float)
                           for s in SIDES if s not in record.turns.open_sides}
+
+    def deal_count(self, criminal, hands, sides=None) -> int:
+        opp = 1 - self.record.me
+        match = (self.crim == criminal) & (self.sides["left"] == sides["left"]) & (
+            self.sides["right"] == sides["right"])
+        held = np.sort(self.seat_slots[opp], axis=1)
+        match &= (held == np.sort(np.asarray(hands[opp]))).all(axis=1)
+        return int(match.sum())
 
     def joint(self, q: Question) -> np.ndarray:
         if q.action == "exchange":
-            answer = self.sides[q.side]
-            size = N_CARDS
+            answer, size = self.sides[q.side], N_CARDS
         elif q.action == "count":
             view = self.record.next_turn_views()[q.target]
             answer = _icon_counts(view, self.seat_slots[q.target], self.steps, self.sides,
@@ -342,5 +385,5 @@ class _EnumeratedWorlds(Worlds):
             size = HAND_SIZE[2] + 1
         else:
             raise ValueError("no raise question with 2 players")
-        flat = np.bincount(answer * N_CARDS + self.crim, weights=self.ok, minlength=size * N_CARDS)
-        return flat.reshape(size, N_CARDS)
+        flat = np.bincount(answer * N_CARDS + self.crim, minlength=size * N_CARDS)
+        return flat.reshape(size, N_CARDS).astype(float)
