@@ -8,13 +8,28 @@ import sys
 from typing import NoReturn
 
 import click
-from rich.console import Console
 
 from deduce.core.errors import DeduceError
 
-#: human output; errors and progress go to ``err``
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+class _LazyConsole:
+    """A rich Console made on first use, so --json paths never import rich."""
+
+    def __init__(self, **options):
+        self._options = options
+        self._console = None
+
+    def __getattr__(self, name):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(highlight=False, **self._options)
+        return getattr(self._console, name)
+
+
+#: human output on stdout; errors and progress go to ``err`` (stderr)
+out = _LazyConsole()
+err = _LazyConsole(stderr=True)
 
 
 def print_json(data) -> None:

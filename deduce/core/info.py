@@ -35,3 +35,17 @@ def expected_bits(joint: np.ndarray) -> float:
         return 0.0
     mi = entropy_bits(j.sum(axis=1)) + entropy_bits(j.sum(axis=0)) - entropy_bits(j.ravel())
     return max(0.0, mi)
+
+
+def expected_bits_many(joints: np.ndarray) -> np.ndarray:
+    """``expected_bits`` of each table in a (questions, answers, values) stack, vectorised."""
+    j = np.asarray(joints, dtype=float)
+    total = j.sum(axis=(1, 2), keepdims=True)
+    p = np.divide(j, total, out=np.zeros_like(j), where=total > 0)
+
+    def h(q, axes):
+        logs = np.log2(q, out=np.zeros_like(q), where=q > 0)
+        return -(q * logs).sum(axis=axes)
+
+    mi = h(p.sum(axis=2), 1) + h(p.sum(axis=1), 1) - h(p, (1, 2))
+    return np.maximum(mi, 0.0)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from deduce.core.errors import ContradictionError
-from deduce.core.info import entropy_bits, expected_bits
+from deduce.core.info import entropy_bits, expected_bits_many
 from deduce.models.sherlock13.cards import ICONS, N_CARDS, SUSPECTS
 from deduce.models.sherlock13.knowledge import Question, Worlds, count_worlds, questions_for
 from deduce.models.sherlock13.record import Record, describe_event
@@ -104,7 +104,16 @@ def analyze(record: Record, *, suggestions: bool = True) -> Analysis:
 
 def rank_questions(record: Record, worlds: Worlds) -> list[Suggestion]:
     """Every question legal on my next turn, by expected bits, best first (stable on ties)."""
-    scored = [Suggestion(q, expected_bits(worlds.joint(q))) for q in questions_for(record)]
+    questions = questions_for(record)
+    groups: dict[tuple, list[int]] = {}
+    tables = [worlds.joint(q) for q in questions]
+    for i, t in enumerate(tables):
+        groups.setdefault(t.shape, []).append(i)
+    bits = [0.0] * len(questions)
+    for members in groups.values():
+        for i, b in zip(members, expected_bits_many(np.stack([tables[i] for i in members]))):
+            bits[i] = float(b)
+    scored = [Suggestion(q, b) for q, b in zip(questions, bits)]
     return sorted(scored, key=lambda s: -s.expected_bits)
 
 

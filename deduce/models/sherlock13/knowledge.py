@@ -132,26 +132,16 @@ def _deal_table(u: int, h: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     Returns ``(hands, criminal)``: ``hands[d, j]`` is the combo index (into ``_combos(u, h)``)
     of the j-th other seat, ``criminal[d]`` the criminal's position. u == k*h + 1.
     """
-    combos = _combos(u, h)
-    masks = (1 << combos).sum(axis=1)
-    index = {int(m): i for i, m in enumerate(masks)}
-    full = (1 << u) - 1
-    rows: list[tuple[int, ...]] = []
-    crim: list[int] = []
-
-    def rec(used: int, chosen: tuple[int, ...]):
-        if len(chosen) == k:
-            rest = full & ~used
-            rows.append(chosen)
-            crim.append(rest.bit_length() - 1)
-            return
-        for m, i in index.items():
-            if not m & used:
-                rec(used | m, chosen + (i,))
-
-    rec(0, ())
-    hands = np.array(rows, dtype=np.int64).reshape(-1, k)
-    return hands, np.array(crim, dtype=np.int64)
+    masks = (1 << _combos(u, h)).sum(axis=1)
+    hands = np.arange(len(masks))[:, None]
+    used = masks.copy()
+    for _ in range(k - 1):  # extend every partial deal by each disjoint next hand
+        row, nxt = np.nonzero((used[:, None] & masks[None, :]) == 0)
+        hands = np.column_stack([hands[row], nxt])
+        used = used[row] | masks[nxt]
+    rest = ((1 << u) - 1) & ~used
+    criminal = np.log2(rest).round().astype(np.int64)
+    return hands, criminal
 
 
 # ----------------------------------------------------------------------------- worlds
@@ -272,11 +262,16 @@ class _FactoredWorlds(Worlds):
             self._cache[key] = ICON[slots[:, cols]].sum(axis=1)
         return self._cache[key]
 
-    def _answer_split(self, seat: int, icon: int) -> np.ndarray:
-        """(m, h+1): per combo, how many fitting orders give each answer count."""
-        m, h = self.combo_cards.shape
-        idx = self.rows[seat][0] * (h + 1) + self._answer_counts(seat)[:, icon]
-        return np.bincount(idx, minlength=m * (h + 1)).reshape(m, h + 1).astype(float)
+    def _answer_split(self, seat: int) -> np.ndarray:
+        """(m, icons, h+1): per combo and icon, how many fitting orders give each answer."""
+        key = ("split", seat)
+        if key not in self._cache:
+            m, h = self.combo_cards.shape
+            k = N_ICONS * (h + 1)
+            counts = self._answer_counts(seat)  # (rows, icons)
+            idx = (self.rows[seat][0][:, None] * k + np.arange(N_ICONS) * (h + 1) + counts).ravel()
+            self._cache[key] = np.bincount(idx, minlength=m * k).reshape(m, N_ICONS, h + 1).astype(float)
+        return self._cache[key]
 
     def _cavity(self, seat: int) -> np.ndarray:
         """(m, u): worlds by (seat's combo, criminal position), without the seat's own score."""
@@ -294,35 +289,50 @@ class _FactoredWorlds(Worlds):
 
     def joint(self, q: Question) -> np.ndarray:
         if q.action == "count":
-            pos = self._answer_split(q.target, q.icon).T @ self._cavity(q.target)  # (A, u)
+            pos = self._count_joints(q.target)[q.icon]
         elif q.action == "raise":
-            pos = self._raise_joint(q.icon)
+            pos = self._raise_joints()[q.icon]
         else:
             raise ValueError(f"no {q.action} question with {self.record.n} players")
         out = np.zeros((pos.shape[0], N_CARDS))
         out[:, self.unknown] = pos
         return out
 
-    def _raise_joint(self, icon: int) -> np.ndarray:
-        """(2^k, u): worlds by (pattern of raised hands, first other seat highest bit; criminal)."""
+    def _count_joints(self, seat: int) -> np.ndarray:
+        """(icons, h+1, u): worlds by (icon asked, count answered, criminal position)."""
+        key = ("count", seat)
+        if key not in self._cache:
+            self._cache[key] = np.einsum("mia,mu->iau", self._answer_split(seat), self._cavity(seat))
+        return self._cache[key]
+
+    def _raise_joints(self) -> np.ndarray:
+        """(icons, 2^k, u): worlds by (icon, pattern of raised hands with the first other
+        seat as the highest bit, criminal position)."""
+        if "raise" in self._cache:
+            return self._cache["raise"]
         k, u = len(self.others), len(self.unknown)
-        patterns = 1 << k
+        patterns, d = 1 << k, len(self.deal_crim)
+        ups = {s: self._answer_split(s) for s in self.others}
         if self.record.variant == "standard":  # each hand has one answer: code the pattern
-            code = np.zeros(len(self.deal_crim), dtype=np.int64)
+            code = np.zeros((d, N_ICONS), dtype=np.int64)
             for j, s in enumerate(self.others):
-                up = self._answer_split(s, icon)[:, 1:].sum(axis=1) > 0
+                up = ups[s][:, :, 1:].sum(axis=2) > 0  # (m, icons)
                 code = code * 2 + up[self.deal_hands[:, j]]
-            flat = np.bincount(code * u + self.deal_crim, weights=self.weight, minlength=patterns * u)
-            return flat.reshape(patterns, u)
-        table = self.crim_ok_pos[self.deal_crim][:, None]  # (D, 1)
-        for j, s in enumerate(self.others):
-            split = self._answer_split(s, icon)
-            two = np.stack([split[:, 0], split[:, 1:].sum(axis=1)], axis=1)  # (m, 2): down, up
-            per_deal = two[self.deal_hands[:, j]]  # (D, 2)
-            table = (table[:, :, None] * per_deal[:, None, :]).reshape(len(table), -1)
-        idx = np.arange(patterns) * u + self.deal_crim[:, None]
-        flat = np.bincount(idx.ravel(), weights=table.ravel(), minlength=patterns * u)
-        return flat.reshape(patterns, u)
+            idx = (np.arange(N_ICONS) * patterns + code) * u + self.deal_crim[:, None]
+            weights = np.broadcast_to(self.weight[:, None], idx.shape)
+        else:
+            table = np.broadcast_to(self.crim_ok_pos[self.deal_crim][:, None, None], (d, N_ICONS, 1))
+            for j, s in enumerate(self.others):
+                split = ups[s]
+                two = np.stack([split[:, :, 0], split[:, :, 1:].sum(axis=2)], axis=2)  # (m, icons, 2)
+                per_deal = two[self.deal_hands[:, j]]  # (D, icons, 2)
+                table = (table[:, :, :, None] * per_deal[:, :, None, :]).reshape(d, N_ICONS, -1)
+            idx = (np.arange(N_ICONS)[:, None] * patterns + np.arange(patterns)) * u
+            idx = idx[None, :, :] + self.deal_crim[:, None, None]
+            weights = table
+        flat = np.bincount(idx.ravel(), weights=weights.ravel(), minlength=N_ICONS * patterns * u)
+        self._cache["raise"] = flat.reshape(N_ICONS, patterns, u)
+        return self._cache["raise"]
 
 
 @cache

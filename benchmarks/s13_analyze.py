@@ -1,0 +1,137 @@
+"""Sherlock 13: full analysis (posterior, holders, every suggestion) of a 10-event record.
+
+Prints, per variant, the median time of the exact counter (``advice.analyze``) and of a
+naive path run in the same process: enumerate every world of the pysat model with blocking
+clauses (``cnf.RecordCNF.enumerate_worlds``), then tally the posterior, the holders and the
+expected bits of every question world by world. Also times ``deduce s13 analyze`` end to
+end as a subprocess, and checks that the analyze path does not import ortools.
+
+    python benchmarks/s13_analyze.py [--runs 7] [--naive-runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deduce.core.info import expected_bits  # noqa: E402
+from deduce.models.sherlock13.advice import analyze  # noqa: E402
+from deduce.models.sherlock13.cards import ICON_MATRIX, N_CARDS  # noqa: E402
+from deduce.models.sherlock13.cnf import RecordCNF  # noqa: E402
+from deduce.models.sherlock13.knowledge import (  # noqa: E402
+    _answer_columns,
+    _slots_at,
+    questions_for,
+)
+from deduce.models.sherlock13.record import parse_record  # noqa: E402
+from deduce.models.sherlock13.rules import Accuse, State  # noqa: E402
+
+CASES = [(4, "standard"), (4, "expert"), (3, "expert"), (2, "expert")]
+
+
+def ten_event_record(n: int, variant: str, seed: int = 7):
+    """A record of 10 random questions (no accusation), seen by the player to move next."""
+    import random
+
+    rng = random.Random(seed)
+    st = State.deal(n, variant, rng)
+    while len(st.events) < 10:
+        st.apply(rng.choice([a for a in st.legal_actions() if not isinstance(a, Accuse)]))
+    return parse_record(st.record(st.current)), st.record(st.current)
+
+
+def naive_analysis(record) -> dict:
+    """Posterior, holders and suggestion bits by enumerating the CNF's models one by one."""
+    import numpy as np
+
+    model = RecordCNF(record)
+    worlds = list(model.enumerate_worlds())
+    model.close()
+    crim = Counter(w["criminal"] for w in worlds)
+    holders = defaultdict(Counter)
+    views = record.next_turn_views()
+    questions = questions_for(record)
+    joints = {q: defaultdict(Counter) for q in questions}
+    for w in worlds:
+        slots = {s: np.array([hand]) for s, hand in w["hands"].items()}
+        sides = {s: np.array([c]) for s, c in (w.get("sides") or {}).items()}
+        for s in w["hands"]:
+            if s != record.me:
+                now = _slots_at(record.view_now(s), slots[s], record.steps, sides)[0]
+                for c in now:
+                    holders[s][int(c)] += 1
+        for q in questions:
+            if q.action == "exchange":
+                answer = w["sides"][q.side]
+            else:
+                def count(seat, icon):
+                    v = views[seat]
+                    cards = _slots_at(v, slots[seat], record.steps, sides)[0]
+                    cols = _answer_columns(v, len(cards), record.variant)
+                    return int(sum(ICON_MATRIX[cards[k], icon] for k in cols))
+                if q.action == "count":
+                    answer = count(q.target, q.icon)
+                else:
+                    answer = tuple(count(s, q.icon) > 0 for s in range(record.n) if s != record.me)
+            joints[q][answer][w["criminal"]] += 1
+    bits = {}
+    for q, table in joints.items():
+        rows = [[table[a][c] for c in range(N_CARDS)] for a in table]
+        bits[q] = expected_bits(np.array(rows, dtype=float)) if rows else 0.0
+    return {"worlds": len(worlds), "criminal": crim, "holders": holders, "bits": bits}
+
+
+def median_time(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--naive-runs", type=int, default=3)
+    args = ap.parse_args()
+    print(f"{'case':<14} {'worlds':>8} {'exact (ms)':>11} {'naive (ms)':>11} {'ratio':>8}")
+    for n, variant in CASES:
+        record, data = ten_event_record(n, variant)
+        exact = analyze(record)  # warm caches (deal tables) once, as a running tool would
+        fast = median_time(lambda: analyze(record), args.runs)
+        naive = naive_analysis(record)
+        assert naive["worlds"] == exact.total, (naive["worlds"], exact.total)
+        for s in exact.suggestions:
+            assert abs(naive["bits"][s.question] - s.expected_bits) < 1e-9
+        slow = median_time(lambda: naive_analysis(record), args.naive_runs)
+        print(f"{n}p {variant:<11} {exact.total:>8} {fast * 1e3:>11.2f} {slow * 1e3:>11.1f} "
+              f"{slow / fast:>7.0f}x")
+    record, data = ten_event_record(4, "standard")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.json"
+        path.write_text(json.dumps(data))
+        cmd = [sys.executable, "-m", "deduce.cli.main", "s13", "analyze", str(path), "--json"]
+        probe = [sys.executable, "-c",
+                 "import sys, runpy; sys.argv=['deduce','s13','analyze',%r,'--json'];"
+                 "import deduce.cli.main as m\n"
+                 "try: m.main()\nexcept SystemExit: pass\n"
+                 "print('ortools imported' if 'ortools' in sys.modules else 'ortools not imported',"
+                 " file=sys.stderr)" % str(path)]
+        end_to_end = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), 5)
+        note = subprocess.run(probe, capture_output=True, text=True).stderr.strip().splitlines()[-1]
+    print(f"deduce s13 analyze --json (4p standard, end to end, new process): "
+          f"{end_to_end * 1e3:.0f} ms median of 5; {note}")
+
+
+if __name__ == "__main__":
+    main()
