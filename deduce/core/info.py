@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+#: information below this many bits is rounding noise of the entropy sums
+_NOISE = 1e-12
+
 
 def entropy_bits(counts: np.ndarray) -> float:
     """Shannon entropy in bits of the distribution proportional to ``counts``.
@@ -34,7 +37,7 @@ def expected_bits(joint: np.ndarray) -> float:
     if j.sum() <= 0:
         return 0.0
     mi = entropy_bits(j.sum(axis=1)) + entropy_bits(j.sum(axis=0)) - entropy_bits(j.ravel())
-    return max(0.0, mi)
+    return mi if mi > _NOISE else 0.0
 
 
 def expected_bits_many(joints: np.ndarray) -> np.ndarray:
@@ -48,4 +51,4 @@ def expected_bits_many(joints: np.ndarray) -> np.ndarray:
         return -(q * logs).sum(axis=axes)
 
     mi = h(p.sum(axis=2), 1) + h(p.sum(axis=1), 1) - h(p, (1, 2))
-    return np.maximum(mi, 0.0)
+    return np.where(mi > _NOISE, mi, 0.0)
