@@ -17,7 +17,7 @@ def s13() -> None:
       deduce s13 analyze game.json --json
       deduce s13 why game.json moriarty
       deduce s13 table game.json --variant standard --players Ann,Ben,Cat,Dan --me Ann \\
-          --hand holmes,hudson,baynes
+          --hand sherlock,hudson,baynes
       deduce s13 selfplay --players 4 --bots infogain,random,random,random --games 100 --seed 1
     """
 
@@ -105,7 +105,7 @@ def table(record_file: str, variant, players, me, hand) -> None:
     \b
     Example:
       printf 'raise Ann skull Cat\\ncount Ben Dan book 1\\n' | deduce s13 table game.json \\
-          --variant standard --players Ann,Ben,Cat,Dan --me Ann --hand holmes,hudson,baynes
+          --variant standard --players Ann,Ben,Cat,Dan --me Ann --hand sherlock,hudson,baynes
     """
     import sys
     from pathlib import Path

@@ -31,8 +31,9 @@ class InputError(DeduceError, ValueError):
 
     exit_code = ExitCode.BAD_INPUT
 
-    def __init__(self, message: str, *, where: str | None = None):
+    def __init__(self, message: str, *, where: str | None = None, field: str | None = None):
         self.where = where
+        self.field = field  # the input field at fault, when the raiser knows it
         super().__init__(f"{where}: {message}" if where else message)
 
 

@@ -3,12 +3,15 @@
 Rule (from the Sherlock 13 spec, used by every game): case, spaces and punctuation are
 ignored; an exact match wins, otherwise the one canonical name that contains the text;
 several such names make the text ambiguous and an unknown text is an error listing the
-closest names.
+closest names. Where no name contains the text, a name whose words start with the text's
+words, in order, also matches (``Inspector Lestrade`` -> ``Inspector G. Lestrade``).
 
 >>> resolve("bulb", ["pipe", "light bulb", "fist"], "icon")
 'light bulb'
 >>> resolve("Light-Bulb", ["pipe", "light bulb"], "icon")
 'light bulb'
+>>> resolve("Insp Lestrade", ["Inspector G. Lestrade", "Inspector Gregson"], "suspect")
+'Inspector G. Lestrade'
 """
 
 from __future__ import annotations
@@ -25,6 +28,21 @@ _NOISE = re.compile(r"[\W_]+", re.UNICODE)
 def normalise(text: str) -> str:
     """Lower case with spaces and punctuation removed: ``"Mrs. Hudson" -> "mrshudson"``."""
     return _NOISE.sub("", text).casefold()
+
+
+def _words_start(text: str, name: str) -> bool:
+    """Does each word of ``text`` start a word of ``name``, in order?"""
+    words = [normalise(w) for w in name.split()]
+    i = 0
+    for w in (normalise(t) for t in text.split()):
+        if not w:
+            continue
+        while i < len(words) and not words[i].startswith(w):
+            i += 1
+        if i == len(words):
+            return False
+        i += 1
+    return True
 
 
 def resolve(
@@ -50,6 +68,8 @@ def resolve(
     if key in exact:
         return exact[key]
     hits = [n for n in names if key and key in normalise(n)]
+    if not hits:
+        hits = [n for n in names if _words_start(text, n)]
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:

@@ -158,7 +158,8 @@ class Record:
                     f"out of turn: {self.names[event.actor]} acted but it is "
                     f"{self.names[turns.current]}'s turn", where=where + ", field 'actor'"
                 ) from None
-            raise InputError(str(exc), where=where) from None
+            place = where + (f", field {exc.field!r}" if exc.field else "")
+            raise InputError(str(exc), where=place) from None
         facts: list[Fact] = []
         if isinstance(event, RaiseEvent):
             if event.actor in event.raised:

@@ -206,36 +206,44 @@ def answering_cards(hand: list[int], variant: str) -> list[int]:
 
 
 def check_action_shape(action: Action, n: int, actor: int, turns: Turns) -> None:
-    """Raise ``InputError`` if ``action`` is not legal for ``actor`` by the public rules."""
+    """Raise ``InputError`` if ``action`` is not legal for ``actor`` by the public rules.
+
+    The error's ``field`` attribute names the record field at fault (``action``, ``actor``,
+    ``icon``, ``target``, ``suspect`` or ``side``) so a record can point at it.
+    """
     if turns.over:
-        raise InputError("the game is over")
+        raise _illegal("the game is over", "action")
     if actor != turns.current:
-        raise InputError(f"not seat {actor}'s turn (seat {turns.current} is to play)")
+        raise _illegal(f"not seat {actor}'s turn (seat {turns.current} is to play)", "actor")
     if isinstance(action, Raise):
         if n == 2:
-            raise InputError("raise is not played with 2 players (exchange replaces it)")
+            raise _illegal("raise is not played with 2 players (exchange replaces it)", "action")
         _check_icon(action.icon)
     elif isinstance(action, Count):
         _check_icon(action.icon)
         if not 0 <= action.target < n or action.target == actor:
-            raise InputError("a count question targets another player")
+            raise _illegal("a count question targets another player", "target")
     elif isinstance(action, Accuse):
         if not 0 <= action.suspect < N_CARDS:
-            raise InputError(f"no suspect {action.suspect}")
+            raise _illegal(f"no suspect {action.suspect}", "suspect")
     elif isinstance(action, Exchange):
         if n != 2:
-            raise InputError("exchange is only played with 2 players")
+            raise _illegal("exchange is only played with 2 players", "action")
         if action.side not in SIDES:
-            raise InputError(f"side must be left or right, not {action.side!r}")
+            raise _illegal(f"side must be left or right, not {action.side!r}", "side")
         if action.side in turns.open_sides:
-            raise InputError(f"the {action.side} card is already face up")
+            raise _illegal(f"the {action.side} card is already face up", "side")
     else:
-        raise InputError(f"unknown action {action!r}")
+        raise _illegal(f"unknown action {action!r}", "action")
+
+
+def _illegal(message: str, field_name: str) -> InputError:
+    return InputError(message, field=field_name)
 
 
 def _check_icon(icon: int) -> None:
     if not 0 <= icon < N_ICONS:
-        raise InputError(f"no icon {icon}")
+        raise _illegal(f"no icon {icon}", "icon")
 
 
 # ----------------------------------------------------------------------------- state
