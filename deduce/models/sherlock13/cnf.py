@@ -30,6 +30,7 @@ their starting order) and side cards; my own hand is fixed by the hand facts.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Iterable, Iterator
 
 from pysat.card import CardEnc, EncType
@@ -49,7 +50,7 @@ from deduce.models.sherlock13.record import (
 from deduce.models.sherlock13.rules import SIDES
 
 #: The SAT solver (many small incremental calls under assumptions).
-SOLVER = "minisat22"
+SOLVER = "cadical195"
 
 CRIM = "crim"
 _CARDS = range(N_CARDS)
@@ -241,11 +242,10 @@ class RecordCNF:
     def _possible(self, lits: dict) -> set:
         """The keys of ``lits`` whose literal is true in some world fitting all the facts."""
         base = self.assumptions()
-        lits = {k: v for k, v in lits.items() if v is not None}
+        pending = {k: v for k, v in lits.items() if v is not None}
         found: set = set()
         if not self._solve(base):
             return found
-        pending = dict(lits)
         model = self._solver.get_model()
         while True:
             found.update(k for k, v in pending.items() if model[abs(v) - 1] == v)
@@ -278,24 +278,31 @@ class RecordCNF:
         return {s: {c for c in _CARDS if (s, c) in found} for s in closed}
 
     # ------------------------------------------------------------------ explanations
-    def _mus(self, hard: list[int], soft: list[int]) -> list[int]:
+    def _mus(self, hard: list[int], soft: list[int], exact_up_to: int = 3) -> list[int]:
         """A minimal subset of ``soft`` inconsistent with ``hard`` (the whole must be).
 
-        Deletion-based, starting from the solver's core; literals earlier in ``soft`` are
-        tried for deletion first.
+        People read these, so small sets come first: every subset of up to ``exact_up_to``
+        literals is tried in order of size, then of position in ``soft`` (earlier literals
+        are preferred); only beyond that a deletion loop from the solver's core runs, trying
+        the latest literals for deletion first.
         """
         if self._solve(hard + soft):
             raise ValueError("the facts are consistent")
         core = set(self._solver.get_core() or soft)
         cand = [v for v in soft if v in core]
-        i = 0
-        while i < len(cand):
+        limit = exact_up_to if len(cand) <= 40 else min(exact_up_to, 2)
+        for size in range(1, min(limit, len(cand) - 1) + 1):
+            for subset in combinations(cand, size):
+                if not self._solve(hard + list(subset)):
+                    return list(subset)
+        i = len(cand) - 1
+        while i >= 0:
             trial = cand[:i] + cand[i + 1:]
-            if self._solve(hard + trial):
-                i += 1
-            else:
+            if not self._solve(hard + trial):
                 core = set(self._solver.get_core() or trial)
                 cand = [v for v in trial if v in core]
+                i = min(i, len(cand))
+            i -= 1
         return cand
 
     def minimal_conflict(self) -> list[int]:
@@ -314,7 +321,7 @@ class RecordCNF:
         ``card`` may be the criminal. (On a contradictory record, the set may be a conflict.)
         """
         hard = [self.x(card, CRIM)]
-        soft = list(self.event_lit.values()) + list(self.hand_lits)
+        soft = list(self.hand_lits) + list(self.event_lit.values())
         if self._solve(hard + soft):
             return None
         mus = set(self._mus(hard, soft))
