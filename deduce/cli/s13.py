@@ -99,8 +99,8 @@ def table(record_file: str, variant, players, me, hand) -> None:
 
     On a terminal every entry is followed by the criminal distribution. From a pipe each
     line answers with one line: "ok: ..." on stdout, or the refusal on stderr; the exit
-    code is then 0 if every entry was accepted, else that of the first refusal (2 bad
-    input, 3 contradiction).
+    code of a piped session is 0 if every entry was accepted, else that of the first
+    refusal (2 bad input, 3 contradiction). A refused entry never changes RECORD.
 
     \b
     Example:
@@ -146,25 +146,18 @@ def table(record_file: str, variant, players, me, hand) -> None:
             break
         if reply.kind == "refused":
             err.print(f"refused: {reply.message}", markup=False)
-            first_code = first_code or reply.code
+            if not interactive:
+                first_code = first_code or reply.code
             continue
-        if not interactive:
-            if reply.kind == "accepted":
-                click.echo(f"ok: {reply.message}")
-            elif reply.message == "show":
-                out.print(full_view(reply.analysis))
-            elif reply.message == "best":
-                out.print(advice_table(reply.analysis))
-            elif reply.message:
-                click.echo(reply.message)
-            continue
-        if reply.kind == "accepted":
+        if reply.view == "show":
+            out.print(full_view(reply.analysis))
+        elif reply.view == "best":
+            out.print(advice_table(reply.analysis))
+        elif reply.kind == "accepted" and not interactive:
+            click.echo(f"ok: {reply.message}")
+        elif reply.kind == "accepted":
             out.print(f"[green]ok[/] {reply.message}", markup=True)
             out.print(compact_view(reply.analysis))
-        elif reply.message == "show":
-            out.print(full_view(reply.analysis))
-        elif reply.message == "best":
-            out.print(advice_table(reply.analysis))
         elif reply.message:
             out.print(reply.message, markup=False)
     sys.exit(first_code)

@@ -48,11 +48,16 @@ COMMANDS = ("raise", "count", "accuse", "exchange", "undo", "show", "best", "why
 
 @dataclass
 class Reply:
-    """What a line did: ``kind`` is accepted, refused, info, quit; ``code`` the exit code."""
+    """What a line did.
+
+    ``kind``: accepted, refused, info or quit. ``view``: for ``show`` and ``best``, which
+    view of ``analysis`` to render. ``code``: the exit code of a refusal (2 or 3).
+    """
 
     kind: str
     message: str = ""
     analysis: Analysis | None = None
+    view: str | None = None
     code: int = 0
     conflict: list[int] | None = None
 
@@ -64,12 +69,15 @@ class TableSession:
 
     @classmethod
     def open(cls, path: str | Path, *, variant=None, players=None, me=None, hand=None) -> "TableSession":
-        """Load ``path``, or create it from the setup options if it does not exist."""
+        """Load ``path`` (``ContradictionError`` if no world fits it), or create it from the
+        setup options if it does not exist."""
         from deduce.models.sherlock13.record import load_record
 
         p = Path(path)
         if p.exists():
-            return cls(p, load_record(p))
+            session = cls(p, load_record(p))
+            session.analysis()
+            return session
         missing = [k for k, v in (("variant", variant), ("players", players), ("me", me),
                                   ("hand", hand)) if not v]
         if missing:
@@ -100,10 +108,8 @@ class TableSession:
                 return self._enter(self._event_json(word, args))
             if word == "undo":
                 return self._undo()
-            if word == "show":
-                return Reply("info", "show", analysis=self.analysis())
-            if word == "best":
-                return Reply("info", "best", analysis=self.analysis())
+            if word in ("show", "best"):
+                return Reply("info", analysis=self.analysis(), view=word)
             if word == "why":
                 return self._why(args)
             if word == "help":
@@ -122,8 +128,10 @@ class TableSession:
         try:
             result = analyze(trial)
         except ContradictionError as exc:
+            lines = [f"  event {i}: {describe_event(trial.events[i], trial.names)}" for i in exc.conflict]
             raise ContradictionError(
-                f"refused: {describe_event(event, trial.names)} contradicts the record\n{exc}",
+                "\n".join([f"{describe_event(event, trial.names)} contradicts the record; "
+                            "these events cannot all hold with my hand:"] + lines),
                 exc.conflict) from None
         self.record = trial
         self.record.save(self.path)
