@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from deduce.core.errors import InputError
-from deduce.core.names import resolve
+from deduce.core.names import normalise, resolve
 from deduce.core.records import read_json, write_json_atomic
 from deduce.models.sherlock13.cards import HAND_SIZE, ICONS, SUSPECTS, icon_index, suspect_index
 from deduce.models.sherlock13.rules import (
@@ -310,13 +310,12 @@ def new_record(variant: str, names: list[str], me: str, hand: list[str], source:
     if not isinstance(variant, str):
         raise InputError("expected standard or expert", where=f"{where}, field 'variant'")
     variant = resolve(variant, VARIANTS, "variant", where=f"{where}, field 'variant'")
-    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
-        raise InputError("expected a list of player names", where=f"{where}, field 'players'")
+    if not isinstance(names, list) or not all(isinstance(p, str) and normalise(p) for p in names):
+        raise InputError("expected a list of player names (letters or digits)",
+                         where=f"{where}, field 'players'")
     if len(names) not in HAND_SIZE:
         raise InputError(f"Sherlock 13 is played by 2, 3 or 4 players, not {len(names)}",
                          where=f"{where}, field 'players'")
-    from deduce.core.names import normalise
-
     if len({normalise(p) for p in names}) != len(names):
         raise InputError("player names must differ", where=f"{where}, field 'players'")
     if not isinstance(me, str):
