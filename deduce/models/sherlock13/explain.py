@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deduce.models.sherlock13.cards import ICON_TOTALS, ICONS, SUSPECT_ICONS, SUSPECTS
+from deduce.models.sherlock13.cards import ICON_MATRIX, ICON_TOTALS, ICONS, SUSPECT_ICONS, SUSPECTS
 from deduce.models.sherlock13.record import IconFact, Record, describe_event
 
 
@@ -23,21 +23,25 @@ class Explanation:
     world: dict | None = None
 
     def icon_notes(self) -> list[str]:
-        """Per icon the cited events speak of: the deck total and the lower bounds they place."""
+        """Per icon the cited events speak of: the deck total, the answers cited, and when
+        they (with my cited cards) place every card of the icon in a hand, that conclusion."""
         notes = []
         names = self.record.names
-        icons = sorted({f.icon for i in self.events for f in self.record.facts_of(i)
-                        if isinstance(f, IconFact)})
-        for icon in icons:
+        mine = [self.record.hand[k] for k in self.hand_facts]
+        facts = [f for i in self.events for f in self.record.facts_of(i) if isinstance(f, IconFact)]
+        for icon in sorted({f.icon for f in facts}):
             bearers = [s for s in SUSPECTS if ICONS[icon] in SUSPECT_ICONS[s]]
-            bounds = []
-            for i in self.events:
-                for f in self.record.facts_of(i):
-                    if isinstance(f, IconFact) and f.icon == icon:
-                        rng = f"{f.lo}" if f.lo == f.hi else f">={f.lo}"
-                        bounds.append(f"{names[f.view.seat]} {rng}")
-            notes.append(f"{ICONS[icon]}: {ICON_TOTALS[icon]} in the deck "
-                         f"({', '.join(bearers)}); cited answers: {', '.join(bounds)}")
+            cited = [f for f in facts if f.icon == icon]
+            bounds = [f"{names[f.view.seat]} {f.lo if f.lo == f.hi else f'>={f.lo}'}" for f in cited]
+            placed = {}
+            for f in cited:
+                placed[f.view.seat] = max(placed.get(f.view.seat, 0), f.lo)
+            in_hands = sum(placed.values()) + sum(ICON_MATRIX[c, icon] for c in mine)
+            note = (f"{ICONS[icon]}: {ICON_TOTALS[icon]} in the deck ({', '.join(bearers)}); "
+                    f"cited answers: {', '.join(bounds)}")
+            if in_hands >= ICON_TOTALS[icon] and not self.record.steps:  # no card moved
+                note += f"; so all {ICON_TOTALS[icon]} are in hands and none is the criminal"
+            notes.append(note)
         return notes
 
     def to_json(self) -> dict:
