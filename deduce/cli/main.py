@@ -23,11 +23,13 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from deduce.cli.case import case
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
 
     cli.add_command(s13)
     cli.add_command(demo)
+    cli.add_command(case)
 
 
 _register()

@@ -1,0 +1,122 @@
+"""Case notes: solve + uniqueness of the shipped puzzles, against a brute force.
+
+For each case prints the median time of ``solve_case`` (CNF build, solution count with the
+uniqueness check, every question's possible answers, the grid) from a loaded case, and
+of a naive baseline run in the same process: an itertools brute force over every grid
+(one permutation per category), then every attribute and unknown value, testing each
+note with the evaluator as soon as what it mentions is fixed. On a 4 x 5 case the brute
+force visits 120^3 = 1,728,000 grids; by default it runs on the first ``--sample`` grids
+and the full time is extrapolated (marked "est."); ``--full`` runs it all once (on the
+4 x 5 cases; Zebra's 120^5 grids are always sampled).
+
+    python benchmarks/casenotes_solve.py [--runs 15] [--sample 50000] [--full]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import statistics
+import sys
+import time
+from math import factorial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deduce.models.casenotes import rules as R  # noqa: E402
+from deduce.models.casenotes.evaluate import World, holds  # noqa: E402
+from deduce.models.casenotes.format import load_case  # noqa: E402
+from deduce.models.casenotes.solve import solve_case  # noqa: E402
+
+CASES = ["lantern-street", "kew-orchid", "half-moon-mews", "zebra"]
+#: ``--full`` runs the brute force over every grid only up to this many grids (not Zebra's 24.9e9).
+FULL_MAX = 2_000_000
+
+
+def _uses(e, kinds) -> bool:
+    if isinstance(e, kinds):
+        return True
+    if dataclasses.is_dataclass(e):
+        return any(_uses(getattr(e, f.name), kinds) for f in dataclasses.fields(e))
+    if isinstance(e, tuple):
+        return any(_uses(x, kinds) for x in e)
+    return False
+
+
+def brute_force(case, max_grids: int | None = None) -> tuple[int, int]:
+    """(solutions found, grids visited) over the first ``max_grids`` grids (all if None)."""
+    s = case.schema
+    exprs = [n.expr for n in case.notes]
+    level = [2 if _uses(e, (R.URow, R.UFree)) else 1 if _uses(e, R.AttrOf) else 0 for e in exprs]
+    grid_notes = [e for e, lv in zip(exprs, level) if lv == 0]
+    attr_notes = [e for e, lv in zip(exprs, level) if lv == 1]
+    unk_notes = [e for e, lv in zip(exprs, level) if lv == 2]
+    n, cats = s.size, s.cat_names
+    perms = list(itertools.permutations(range(n)))
+    attr_space = list(itertools.product(*[itertools.product(a.values, repeat=n)
+                                          for a in s.attributes.values()]))
+    unk_space = list(itertools.product(*[range(n) if u.category else u.values
+                                         for u in s.unknowns.values()]))
+    dummy_attrs = {a: (spec.values[0],) * n for a, spec in s.attributes.items()}
+    dummy_unks = {u: 0 if spec.category else spec.values[0] for u, spec in s.unknowns.items()}
+    found = visited = 0
+    grids = itertools.product(perms, repeat=len(cats) - 1)
+    for grid in itertools.islice(grids, max_grids):
+        visited += 1
+        rows = {cats[0]: tuple(range(n)), **dict(zip(cats[1:], grid))}
+        if not all(holds(e, World(s, rows, dummy_attrs, dummy_unks)) for e in grid_notes):
+            continue
+        for attrs in attr_space:
+            wa = World(s, rows, dict(zip(s.attributes, attrs)), dummy_unks)
+            if not all(holds(e, wa) for e in attr_notes):
+                continue
+            for unks in unk_space:
+                wu = World(s, rows, wa.attrs, dict(zip(s.unknowns, unks)))
+                found += all(holds(e, wu) for e in unk_notes)
+    return found, visited
+
+
+def median_ms(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--sample", type=int, default=50_000, help="grids the brute force visits")
+    ap.add_argument("--full", action="store_true", help="run the brute force over every grid")
+    args = ap.parse_args()
+    print(f"{'case':<16}{'size':>6}{'solve+unique':>14}{'brute force':>22}{'ratio':>14}")
+    for name in CASES:
+        case = load_case(name)
+        s = case.schema
+        size = f"{len(s.categories)}x{s.size}"
+        result = solve_case(case)
+        assert result.status == "unique"
+        sat_ms = median_ms(lambda: solve_case(case), args.runs)
+        total_grids = factorial(s.size) ** (len(s.categories) - 1)
+        full = total_grids <= args.sample or args.full and total_grids <= FULL_MAX
+        limit = None if full else args.sample
+        t = time.perf_counter()
+        found, visited = brute_force(case, limit)
+        naive_s = time.perf_counter() - t
+        if visited < total_grids:
+            naive_s *= total_grids / visited
+            naive = f"est. {naive_s:,.1f} s"
+        else:
+            assert found == 1, f"brute force found {found} solutions"
+            naive = f"{naive_s * 1000:,.1f} ms"
+        print(f"{name:<16}{size:>6}{sat_ms:>11.1f} ms{naive:>22}{naive_s * 1000 / sat_ms:>13,.1f}x")
+    print(f"(solve: median of {args.runs} runs; brute force: one run; est. = timed on the first "
+          f"{args.sample:,} grids and extrapolated to all of them)")
+
+
+if __name__ == "__main__":
+    main()
