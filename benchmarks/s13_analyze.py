@@ -38,7 +38,7 @@ from deduce.models.sherlock13.rules import Accuse, State  # noqa: E402
 CASES = [(4, "standard"), (4, "expert"), (3, "expert"), (2, "expert")]
 
 
-def ten_event_record(n: int, variant: str, seed: int = 7):
+def ten_event_record(n: int, variant: str, seed: int):
     """A record of 10 random questions (no accusation), seen by the player to move next."""
     import random
 
@@ -101,22 +101,35 @@ def median_time(fn, runs: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--naive-runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=15, help="timed runs of the exact path per record")
+    ap.add_argument("--naive-runs", type=int, default=3, help="timed runs of the naive path per record")
+    ap.add_argument("--seeds", type=int, default=5, help="random 10-event records per variant")
     args = ap.parse_args()
-    print(f"{'case':<14} {'worlds':>8} {'exact (ms)':>11} {'naive (ms)':>11} {'ratio':>8}")
+    print(f"10-event records, {args.seeds} per variant (seeds 1..{args.seeds}); medians over runs, "
+          "then the median over records")
+    print(f"{'case':<14} {'worlds':>14} {'exact (ms)':>11} {'naive (ms)':>11} {'ratio':>8}")
     for n, variant in CASES:
-        record, data = ten_event_record(n, variant)
-        exact = analyze(record)  # warm caches (deal tables) once, as a running tool would
-        fast = median_time(lambda: analyze(record), args.runs)
-        naive = naive_analysis(record)
-        assert naive["worlds"] == exact.total, (naive["worlds"], exact.total)
-        for s in exact.suggestions:
-            assert abs(naive["bits"][s.question] - s.expected_bits) < 1e-9
-        slow = median_time(lambda: naive_analysis(record), args.naive_runs)
-        print(f"{n}p {variant:<11} {exact.total:>8} {fast * 1e3:>11.2f} {slow * 1e3:>11.1f} "
-              f"{slow / fast:>7.0f}x")
-    record, data = ten_event_record(4, "standard")
+        fast_times, slow_times, counts = [], [], []
+        for seed in range(1, args.seeds + 1):
+            record, _ = ten_event_record(n, variant, seed)
+            exact = analyze(record)  # warm caches (deal tables) once, as a running tool would
+            fast_times.append(median_time(lambda: analyze(record), args.runs))
+            naive = naive_analysis(record)
+            assert naive["worlds"] == exact.total, (naive["worlds"], exact.total)
+            for s in exact.suggestions:
+                assert abs(naive["bits"][s.question] - s.expected_bits) < 1e-9
+            slow_times.append(median_time(lambda: naive_analysis(record), args.naive_runs))
+            counts.append(exact.total)
+        fast, slow = statistics.median(fast_times), statistics.median(slow_times)
+        print(f"{n}p {variant:<11} {min(counts):>6}-{max(counts):<7} {fast * 1e3:>11.2f} "
+              f"{slow * 1e3:>11.1f} {slow / fast:>7.0f}x")
+    _, data = ten_event_record(4, "standard", 1)
+    fresh = parse_record({**data, "events": []})
+    fast = median_time(lambda: analyze(fresh), args.runs)
+    slow = median_time(lambda: naive_analysis(fresh), 1)
+    print(f"4p standard, no event (16800 worlds): exact {fast * 1e3:.2f} ms, naive "
+          f"{slow * 1e3:.0f} ms, {slow / fast:.0f}x")
+    record, data = ten_event_record(4, "standard", 1)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.json"
         path.write_text(json.dumps(data))
