@@ -15,7 +15,11 @@ JSON shapes (``--json``; only JSON on stdout):
   "axioms": [...]}`` or ``{"rule", "status": "open", "holds_in": solution, "fails_in":
   solution}`` with solution ``{"grid": [...], "attributes": {...}, "unknowns": {...}}``.
 - ``check``: ``{"unique", "solutions", "solution_matches", "redundant_notes",
-  "minimal_sources", ...}`` (see ``deduce.models.casenotes.check``).
+  "minimal_sources", "difficulty", ...}`` (see ``deduce.models.casenotes.check``).
+- ``explain``: ``{"case", "from_notes", "complete", "steps": [spec step objects], "open",
+  "profile", "fallback_steps", "seconds"}`` (see ``deduce.models.casenotes.explain``).
+- ``play``: ``{"case", "mode", "seed", "strategies", "rounds", "winners", "bots", "log",
+  "truth", ...}`` (see ``deduce.models.casenotes.play``).
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ def case() -> None:
       deduce case why zebra "Japanese == zebra"
       deduce case why lantern-street "boots(culprit) == 'muddy'" --json
       deduce case check lantern-street
+      deduce case explain half-moon-mews
+      deduce case explain lantern-street --from-notes 0,3,5 --json
+      deduce case play lantern-street --bots 3 --seed 7
     """
 
 
@@ -223,16 +230,22 @@ def _print_solution(title: str, sol: dict) -> None:
 
 @case.command()
 @_CASE
+@click.option("--no-profile", "no_profile", is_flag=True,
+              help="Skip the difficulty profile (it runs the whole explanation).")
 @_JSON
 @reports_errors
-def check(case_arg: str, as_json: bool) -> None:
-    """Setter checks: uniqueness, [solution], redundant notes, the fewest sources to visit.
+def check(case_arg: str, no_profile: bool, as_json: bool) -> None:
+    """Setter checks: uniqueness, [solution], redundant notes, the fewest sources to visit,
+    and the difficulty profile of the step-wise explanation.
 
-    JSON: {"unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources"},
-    with "witnesses" (two solutions) and "differences" ([{"cell", "values"}]) when not
-    unique, "solution_mismatches" when [solution] disagrees, "minimal_sources_reason"
-    when no set of sources fixes every answer. (The difficulty profile comes with
-    `explain`.)
+    JSON: {"unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources",
+    "difficulty"}, with "witnesses" (two solutions) and "differences" ([{"cell",
+    "values"}]) when not unique, "solution_mismatches" when [solution] disagrees,
+    "minimal_sources_reason" when no set of sources fixes every answer. "difficulty":
+    {"steps": number of explanation steps, "hardest_cost": the costliest step's cost,
+    "multi_note_steps": steps that need two notes or more, "total_cost": the sum of the
+    step costs, "complete": whether the steps fix the whole solution}; costs as in
+    `deduce case explain` (100 per note, 60 per axiom kind, 1 per earlier step cited).
 
     \b
     Examples:
@@ -243,7 +256,7 @@ def check(case_arg: str, as_json: bool) -> None:
     from deduce.models.casenotes.format import load_case
 
     c = load_case(case_arg)
-    report = check_case(c)
+    report = check_case(c, profile=not no_profile)
     if as_json:
         print_json(report.to_json())
         return
@@ -275,3 +288,299 @@ def check(case_arg: str, as_json: bool) -> None:
                   markup=False)
         for src in report.minimal_sources:
             out.print(f"    {src}", markup=False)
+    if report.difficulty is not None:
+        out.print("  difficulty: " + _profile_text(report.difficulty), markup=False)
+
+
+def _profile_text(p: dict) -> str:
+    """``54 steps, hardest cost 161, 2 steps need two notes or more (total cost 4,210)``."""
+    multi = p["multi_note_steps"]
+    need = "no step needs" if multi == 0 else f"{multi} step{'s' if multi != 1 else ''} need"
+    text = (f"{p['steps']} step{'s' if p['steps'] != 1 else ''}, hardest cost "
+            f"{p['hardest_cost']}, {need} two notes or more (total cost {p['total_cost']:,})")
+    return text if p["complete"] else text + "; the notes leave cells open"
+
+
+def _note_list(text: str | None, case) -> list[int] | None:
+    """``--from-notes 0,3,5`` as note indices (None when not given); exit 2 when malformed."""
+    if text is None:
+        return None
+    from deduce.core.errors import InputError
+
+    out = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if not part.isdigit():
+            raise InputError(f"expected note numbers separated by commas (like 0,3,5), got "
+                             f"{part!r}", where="--from-notes")
+        if int(part) >= len(case.notes):
+            raise InputError(f"no note {part}: the case has notes 0 to {len(case.notes) - 1}",
+                             where="--from-notes")
+        out.append(int(part))
+    return sorted(set(out))
+
+
+def _progress_bar(label: str):
+    """(context manager, callback(done, total)): a transient rich bar on a terminal (stderr),
+    nothing on a pipe."""
+    import contextlib
+
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return contextlib.nullcontext(), None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=console,
+                   transient=True)
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@case.command()
+@_CASE
+@click.option("--from-notes", "from_notes", metavar="I,J,...",
+              help="Explain from these notes only (indices from 0, file order): what a player "
+                   "knows so far. The derivation stops when nothing more follows.")
+@_JSON
+@reports_errors
+def explain(case_arg: str, from_notes: str | None, as_json: bool) -> None:
+    """The whole solution as numbered reasoning steps, easiest first.
+
+    Each step derives new grid facts (Basil == hour[9], Basil != Attic, ...) from a few
+    notes, grid axioms (bijection: each item matches exactly one item of every other
+    category; transitivity; one-value: each attribute and unknown has one value) and
+    earlier steps. No step uses more than it needs: dropping any note, axiom or earlier
+    step it cites leaves some of its facts unproven. Cost of a step: 100 per note, 60 per
+    axiom kind, 1 per earlier step cited; the cheapest possible step comes next. Shown as
+    numbered steps (from 1) quoting the notes, the axioms in words and the earlier steps
+    cited, with the grid after each step that changes it.
+
+    JSON: {"case": title, "from_notes": [i, ...] or null, "complete": true when the steps
+    fix the whole solution, "steps": [{"derived": [fact, ...], "notes": [i, ...],
+    "axioms": [kind, ...], "facts": [earlier step index, ...], "cost": n}, ...] (step and
+    note indices from 0), "open": [{"cell", "possible": [...]}] (cells still open),
+    "profile": {"steps", "hardest_cost", "multi_note_steps", "total_cost", "complete"},
+    "fallback_steps": steps found without the cheapest-first guarantee, "seconds":
+    {"first_step", "total"}}. Contradictory notes: exit 3.
+
+    \b
+    Examples:
+      deduce case explain half-moon-mews
+      deduce case explain zebra --json
+      deduce case explain lantern-street --from-notes 0,4,6
+    """
+    from deduce.models.casenotes.explain import explain_case
+    from deduce.models.casenotes.format import load_case
+
+    c = load_case(case_arg)
+    notes = _note_list(from_notes, c)
+    bar, update = _progress_bar("explaining")
+    with bar:
+        e = explain_case(c, notes, on_step=(lambda _s, done, total: update(done, total))
+                         if update else None)
+    if as_json:
+        print_json(e.to_json())
+        return
+    _print_explanation(c, e)
+
+
+def _print_explanation(c, e) -> None:
+    from deduce.models.casenotes.model import AXIOM_TEXT
+
+    which = "all notes" if e.notes is None else \
+        f"notes {', '.join(map(str, e.notes))}" if e.notes else "no notes"
+    out.print(f"[bold]{_esc(c.title)}[/]: {len(e.steps)} steps from {which}")
+    out.print("[dim]After each step that changes it, the grid: a solved cell ([/][bold yellow]"
+              "yellow[/][dim]: solved by this step), ?n: n values left (?n*: fewer than "
+              "before).[/]")
+    for k, step in enumerate(e.steps, start=1):
+        out.print(f"\n[bold]Step {k}[/] [dim](cost {step.cost})[/]")
+        for i in step.notes:
+            out.print("  " + c.notes[i].describe(), markup=False)
+        for a in step.axioms:
+            out.print(f"  axiom {a}: {AXIOM_TEXT[a]}", markup=False)
+        if step.facts:
+            cited = ", ".join(str(j + 1) for j in step.facts)
+            out.print(f"  with step{'s' if len(step.facts) > 1 else ''} {cited}", markup=False)
+        out.print("  [bold]=>[/] " + _esc(", ".join(step.texts)))
+        before, after = e.candidates(k - 1), e.candidates(k)
+        if before != after:
+            _print_state(c, e, after, before)
+    _print_explain_summary(e)
+
+
+def _state_cell(values: list, old: list) -> str:
+    """A solved value (yellow when solved by this step), else how many values remain."""
+    if len(values) == 1:
+        style = "bold green" if len(old) == 1 else "bold yellow"
+        return f"[{style}]{_esc(values[0])}[/]"
+    changed = "" if values == old else "*"
+    return f"[dim]?{len(values)}{changed}[/]"
+
+
+def _print_state(c, e, now: list, old: list) -> None:
+    """The grid (key rows) and, on one line, attributes and unknowns, after a step."""
+    from rich import box
+    from rich.padding import Padding
+    from rich.table import Table
+
+    s = c.schema
+    by_key = {cell.key: k for k, cell in enumerate(e.cells)}
+    t = Table(box=box.SIMPLE, padding=(0, 1), show_edge=False, pad_edge=False)
+    for name in s.cat_names:
+        t.add_column(name, style=None)
+    for r, item in enumerate(s.key.items):
+        row = [f"[bold]{_esc(item)}[/]"]
+        for cat in s.cat_names[1:]:
+            k = by_key[(r, cat)]
+            row.append(_state_cell(now[k], old[k]))
+        t.add_row(*row)
+    out.print(Padding(t, (0, 0, 0, 2)))
+    others = [k for k, cell in enumerate(e.cells) if cell.kind != "grid"]
+    shown = [k for k in others if len(now[k]) == 1 or now[k] != old[k]]
+    extra = [f"{_esc(e.cells[k].name)} {_state_cell(now[k], old[k])}" for k in shown]
+    if len(shown) < len(others):
+        extra.append(f"[dim]({len(others) - len(shown)} more open)[/]")
+    if others:
+        out.print("  " + "  ".join(extra))
+
+
+def _print_explain_summary(e) -> None:
+    p = e.profile()
+    out.print("")
+    if e.complete:
+        out.print(f"[bold]The whole solution follows[/] in {_profile_text(p)}.", markup=True)
+    else:
+        out.print(f"[bold]Nothing more follows[/] after {_profile_text(p)}. Still open:")
+        untouched = []
+        for k, vals in e.open_cells:
+            if len(vals) < len(e.cells[k].values):
+                out.print(f"  {e.cells[k].name}: {' / '.join(map(str, vals))}", markup=False)
+            else:
+                untouched.append(e.cells[k].name)
+        if untouched:
+            out.print(f"  nothing known yet about {len(untouched)} more: {', '.join(untouched)}",
+                      markup=False)
+    first = "none" if e.seconds_first is None else f"{e.seconds_first:.2f} s"
+    out.print(f"[dim]first step after {first}, all in {e.seconds_total:.2f} s[/]")
+
+
+@case.command()
+@_CASE
+@click.option("--bots", "n_bots", type=click.IntRange(1, 7), default=3, show_default=True,
+              help="Number of bots (the game takes 2 to 7 players; 1 plays solo).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed: the first Start Player and the bots' tie-breaks.")
+@click.option("--mode", type=click.Choice(["competitive", "cooperative"]), default="competitive",
+              show_default=True)
+@click.option("--strategy", "strategy", default="informed", show_default=True,
+              metavar="NAME[,NAME...]",
+              help="Bot strategies, cycled over the seats: informed (reads each location's "
+                   "notes in advance: an upper bound) or fair (only what a player sees).")
+@click.option("--tokens", type=click.IntRange(0, 1000), default=None,
+              help="Carriage tokens at the start (default: 10 each; cooperative: the highest "
+                   "location number minus 3).")
+@_JSON
+@reports_errors
+def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens: int | None,
+         as_json: bool) -> None:
+    """Self-play of a case with The Lost Diaries' rules: who solves it, in how many rounds.
+
+    Each note source is a location; a bot visiting it reads its notes (notes without a
+    source are known from the start). One bot per location per round: contested
+    locations go to the highest carriage-token bid (a displaced bot loses one token and
+    chooses again); the Carriage Stop gives 3 tokens; a bot goes to 221B Baker Street when
+    its notes fix every answer (or nothing is left to visit: it guesses): all answers
+    right wins, a wrong one eliminates. Cooperative mode: one team pawn, one token per
+    trip, scored as in the rulebook and compared with a perfect game (one token per
+    location of `check`'s minimal source set).
+
+    JSON: {"case", "mode", "seed", "strategies", "rounds", "winners": [seat, ...], "end":
+    "solved"|"all eliminated"|"alone, out of rounds"|"wrong answer"|"round cap", "bots":
+    [{"seat", "strategy", "status": "won"|"eliminated"|"playing", "tokens", "spent",
+    "gained", "visited", "answered_round", "answers", "correct"}], "truth": {question:
+    answer}, "log": [{"round", "start_player", "moves": [{"seat", "action":
+    "visit"|"stop"|"221B", "location", "bid", "displaces": seat or null}] in turn order,
+    "answers": [{"seat", "correct", "of", "won"}]}]}, and in cooperative mode
+    "cooperative": {"tokens_start", "tokens_spent", "tokens_needed", "carriage_stop_used",
+    "score", "best_score", "outcome"}.
+
+    \b
+    Examples:
+      deduce case play lantern-street --bots 3 --seed 7
+      deduce case play kew-orchid --bots 4 --strategy informed,fair --json
+      deduce case play lantern-street --mode cooperative --bots 2
+    """
+    from deduce.models.casenotes.format import load_case
+    from deduce.models.casenotes.play import play_game
+
+    c = load_case(case_arg)
+    strategies = _strategies(strategy)
+    report = play_game(c, n_bots, seed, mode, strategies, tokens)
+    if as_json:
+        print_json(report.to_json())
+        return
+    _print_play(c, report.to_json())
+
+
+def _strategies(text: str) -> list[str]:
+    from deduce.core.errors import InputError
+    from deduce.core.names import resolve
+    from deduce.models.casenotes.bots import STRATEGIES
+
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise InputError("expected strategy names separated by commas", where="--strategy")
+    return [resolve(n, list(STRATEGIES), "strategy", where="--strategy") for n in names]
+
+
+def _move_text(m: dict) -> str:
+    if m["action"] == "visit":
+        how = "on foot" if m["bid"] == 0 else f"{m['bid']} token{'s' if m['bid'] > 1 else ''}"
+        bumped = "" if m["displaces"] is None else f", displacing bot {m['displaces']}"
+        return f"bot {m['seat']} -> {m['location']} ({how}{bumped})"
+    return f"bot {m['seat']} -> " + ("the Carriage Stop" if m["action"] == "stop" else "221B")
+
+
+def _print_play(c, r: dict) -> None:
+    from rich.table import Table
+
+    out.print(f"[bold]{_esc(c.title)}[/]: {r['mode']} play, {len(r['bots'])} bots "
+              f"({', '.join(r['strategies'])}), seed {r['seed']}")
+    for e in r["log"]:
+        out.print(f"[bold]Round {e['round']}[/] [dim](start: bot {e['start_player']})[/]")
+        for m in e["moves"]:
+            out.print("  " + _move_text(m), markup=False)
+        for a in e["answers"]:
+            verdict = "[bold green]solved it[/]" if a["won"] else "[red]eliminated[/]"
+            out.print(f"  221B: bot {a['seat']} answers {a['correct']}/{a['of']} right: {verdict}")
+    t = Table(title="Bots")
+    for col in ("bot", "strategy", "status", "tokens", "spent", "locations", "answered"):
+        t.add_column(col)
+    for b in r["bots"]:
+        t.add_row(str(b["seat"]), b["strategy"], b["status"], str(b["tokens"]), str(b["spent"]),
+                  str(len(b["visited"])), "-" if b["answered_round"] is None
+                  else f"round {b['answered_round']}, {b['correct']} right")
+    out.print(t)
+    winners = ", ".join(f"bot {k}" for k in r["winners"]) or "nobody"
+    out.print(f"Solved by {winners} in {r['rounds']} rounds ({r['end']}).", markup=False)
+    if "cooperative" in r:
+        _print_coop(r["cooperative"])
+    for q, a in r["truth"].items():
+        out.print(f"  {q} {a}", markup=False)
+
+
+def _print_coop(co: dict) -> None:
+    needed = "-" if co["tokens_needed"] is None else co["tokens_needed"]
+    best = "-" if co["best_score"] is None else co["best_score"]
+    score = "-" if co["score"] is None else co["score"]
+    out.print(f"Team: started with {co['tokens_start']} tokens, spent {co['tokens_spent']}; a "
+              f"perfect game needs {needed} (best score {best}). Score {score}: "
+              f"{co['outcome']}", markup=False)

@@ -112,7 +112,8 @@ def test_why_open_gives_two_witnesses(tmp_path):
 
 def test_check_json(tmp_path):
     out = json.loads(run("case", "check", "lantern-street", "--json").output)
-    assert list(out) == ["unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources"]
+    assert list(out) == ["unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources",
+                         "difficulty"]
     assert out["unique"] and out["solution_matches"] is True
     assert out["minimal_sources"] and all(s.startswith("Location") for s in out["minimal_sources"])
     extra = ('\n[[question]]\ntext = "Who?"\nanswer = "thief"\n'

@@ -13,7 +13,14 @@
   ``[{"cell": ..., "expected": v, "possible": [...]}]``. ``solution_matches`` is true when
   every solution agrees with every entry of ``[solution]``, null when there is none;
 - ``"minimal_sources_reason"`` when ``minimal_sources`` is null (the notes do not fix every
-  answer).
+  answer);
+- ``"difficulty"`` (unless ``profile=False``): the difficulty profile of the step-wise
+  explanation (``deduce case explain``, ``explain.Explanation.profile``): ``{"steps": n,
+  "hardest_cost": c, "multi_note_steps": k, "total_cost": t, "complete": bool}`` -- the
+  number of steps, the cost of the hardest one (100 per note, 60 per axiom kind, 1 per
+  earlier step cited), how many steps need two notes or more, the sum of the costs, and
+  whether the steps fix the whole solution (false when the notes leave cells open; the
+  profile then covers what does follow).
 
 Redundant notes: each note that the other notes (with the axioms) imply; two notes that
 imply each other are both listed, so drop them one at a time.
@@ -28,6 +35,7 @@ it is grown greedily to a maximal set that does, whose complement is a new corre
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from deduce.models.casenotes.format import Case
 from deduce.models.casenotes.model import CaseModel
@@ -46,6 +54,7 @@ class CheckReport:
     redundant_notes: list[int] = field(default_factory=list)
     minimal_sources: list[str] | None = None
     minimal_sources_reason: str | None = None
+    difficulty: dict | None = None
 
     @property
     def unique(self) -> bool:
@@ -65,11 +74,23 @@ class CheckReport:
         out["minimal_sources"] = self.minimal_sources
         if self.minimal_sources_reason:
             out["minimal_sources_reason"] = self.minimal_sources_reason
+        if self.difficulty is not None:
+            out["difficulty"] = self.difficulty
         return out
 
 
-def check_case(case: Case, limit: int = LIMIT) -> CheckReport:
-    """Every setter check of ``case`` (``CaseContradiction`` if the notes conflict)."""
+def check_case(case: Case, limit: int = LIMIT, profile: bool = True) -> CheckReport:
+    """Every setter check of ``case`` (``CaseContradiction`` if the notes conflict); with
+    ``profile``, also the explanation's difficulty profile."""
+    report = _checks(case, limit)
+    if profile:
+        from deduce.models.casenotes.explain import explain_case
+
+        report.difficulty = explain_case(case).profile()
+    return report
+
+
+def _checks(case: Case, limit: int) -> CheckReport:
     model = consistent_model(case)
     try:
         count, exact = model.count_solutions(limit=limit)
@@ -129,8 +150,12 @@ def redundant_notes(model: CaseModel) -> list[int]:
     return out
 
 
-def minimal_sources(model: CaseModel) -> tuple[list[str] | None, str | None]:
-    """(smallest set of sources fixing every answer, None) or (None, why there is none)."""
+def minimal_sources(model: CaseModel, known: Iterable[int] = ()) -> tuple[list[str] | None, str | None]:
+    """(smallest set of sources fixing every answer, None) or (None, why there is none).
+
+    ``known``: notes already read (a player's so far); like notes without a source they are
+    free, so the set is what is still to visit.
+    """
     case = model.case
     base = model.assumptions()
     if case.questions:
@@ -147,7 +172,7 @@ def minimal_sources(model: CaseModel) -> tuple[list[str] | None, str | None]:
     differs = model.b.or_([-t for t in targets])
     sources = case.sources
     by_source = [[n.index for n in case.notes if n.source == src] for src in sources]
-    free = [n.index for n in case.notes if n.source is None]
+    free = sorted({n.index for n in case.notes if n.source is None} | set(known))
 
     def open_with(chosen: set[int]) -> bool:
         notes = free + [i for k in sorted(chosen) for i in by_source[k]]
