@@ -10,4 +10,6 @@ Modules, each one idea:
 - ``counting``: projected model counting, one independent component at a time.
 - ``evaluate``: a rule on one concrete solution (the solver-free referee).
 - ``solve``, ``why``, ``check``: what the ``deduce case`` commands report.
+- ``explain``: the step-wise derivation (cheapest subset-minimal steps first).
+- ``bots``, ``play``: self-play of a case with the Lost Diaries rules.
 """
