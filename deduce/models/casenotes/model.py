@@ -37,6 +37,7 @@ from typing import Iterable, Iterator
 
 from pysat.solvers import Solver
 
+from deduce.core.sat import OwnsSolver, minimal_unsat_subset
 from deduce.models.casenotes import rules as R
 from deduce.models.casenotes.builder import Builder, TooBig
 from deduce.models.casenotes.counting import count_projected
@@ -88,7 +89,7 @@ class Fact:
     negated: str
 
 
-class CaseModel:
+class CaseModel(OwnsSolver):
     """The CNF of ``case``; ``notes`` restricts which notes are compiled (default: all)."""
 
     def __init__(self, case: Case, notes: Iterable[int] | None = None):
@@ -410,33 +411,9 @@ class CaseModel:
                 del pending[key]
 
     def minimal_subset(self, hard: list[int], soft: list[int]) -> list[int]:
-        """A subset-minimal part of ``soft`` that is unsatisfiable with ``hard``.
-
-        Small sets first: every subset of size 1 (2 from at most 30 candidates, 3 from at
-        most 12) in order of position, then a deletion loop over the solver's core trying
-        the latest literals first. ``ValueError`` if ``hard + soft`` is satisfiable.
-        """
-        if not self.solve(hard):
-            return []
-        if self.solve(hard + soft):
-            raise ValueError("satisfiable")
-        core = set(self._solver.get_core() or soft)
-        cand = [v for v in soft if v in core]
-        for size, cap in ((1, 10**9), (2, 30), (3, 12)):
-            if len(cand) > cap or size >= len(cand):
-                break
-            for subset in itertools.combinations(cand, size):
-                if not self.solve(hard + list(subset)):
-                    return list(subset)
-        i = len(cand) - 1
-        while i >= 0:
-            trial = cand[:i] + cand[i + 1:]
-            if not self.solve(hard + trial):
-                core = set(self._solver.get_core() or trial)
-                cand = [v for v in trial if v in core]
-                i = min(i, len(cand))
-            i -= 1
-        return cand
+        """A subset-minimal part of ``soft`` unsatisfiable with ``hard``, small sets first
+        (``core.sat.minimal_unsat_subset``); ``ValueError`` if ``hard + soft`` is satisfiable."""
+        return minimal_unsat_subset(self.solve, self._solver.get_core, hard, soft)
 
     def split(self, lits: Iterable[int]) -> tuple[list[int], list[str]]:
         """Assumption literals -> (sorted note indices, axiom kinds in ``AXIOMS`` order)."""
@@ -528,25 +505,6 @@ class CaseModel:
         projection = [lit for cell in self.cells for lit in cell.lits if abs(lit) != self.TRUE]
         return count_projected(self.b.clauses, true, false, projection, limit, SOLVER,
                                self.b.gate_clauses)
-
-    # ------------------------------------------------------------------ lifetime
-    def close(self) -> None:
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None
-
-    def __enter__(self) -> "CaseModel":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
 
 _CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
         "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}

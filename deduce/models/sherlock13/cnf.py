@@ -30,13 +30,13 @@ their starting order) and side cards; my own hand is fixed by the hand facts.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Iterable, Iterator
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from deduce.core.sat import OwnsSolver, minimal_unsat_subset
 from deduce.models.sherlock13.cards import ICON_MATRIX, N_CARDS
 from deduce.models.sherlock13.record import (
     CriminalFact,
@@ -56,7 +56,7 @@ CRIM = "crim"
 _CARDS = range(N_CARDS)
 
 
-class RecordCNF:
+class RecordCNF(OwnsSolver):
     """The CNF of one player's record, with one assumption literal per event and hand fact.
 
     ``events``: the indices of the events whose facts are encoded (default: all). The
@@ -278,32 +278,10 @@ class RecordCNF:
         return {s: {c for c in _CARDS if (s, c) in found} for s in closed}
 
     # ------------------------------------------------------------------ explanations
-    def _mus(self, hard: list[int], soft: list[int], exact_up_to: int = 3) -> list[int]:
-        """A minimal subset of ``soft`` inconsistent with ``hard`` (the whole must be).
-
-        People read these, so small sets come first: every subset of up to ``exact_up_to``
-        literals is tried in order of size, then of position in ``soft`` (earlier literals
-        are preferred); only beyond that a deletion loop from the solver's core runs, trying
-        the latest literals for deletion first.
-        """
-        if self._solve(hard + soft):
-            raise ValueError("the facts are consistent")
-        core = set(self._solver.get_core() or soft)
-        cand = [v for v in soft if v in core]
-        limit = exact_up_to if len(cand) <= 40 else min(exact_up_to, 2)
-        for size in range(1, min(limit, len(cand) - 1) + 1):
-            for subset in combinations(cand, size):
-                if not self._solve(hard + list(subset)):
-                    return list(subset)
-        i = len(cand) - 1
-        while i >= 0:
-            trial = cand[:i] + cand[i + 1:]
-            if not self._solve(hard + trial):
-                core = set(self._solver.get_core() or trial)
-                cand = [v for v in trial if v in core]
-                i = min(i, len(cand))
-            i -= 1
-        return cand
+    def _mus(self, hard: list[int], soft: list[int]) -> list[int]:
+        """A minimal subset of ``soft`` inconsistent with ``hard``, small sets first
+        (``core.sat.minimal_unsat_subset``)."""
+        return minimal_unsat_subset(self._solve, self._solver.get_core, hard, soft)
 
     def minimal_conflict(self) -> list[int]:
         """Sorted event indices: a minimal set of events that cannot hold with my hand.
@@ -402,22 +380,3 @@ class RecordCNF:
     def count_worlds(self, limit: int | None = None) -> int:
         """The number of worlds ``enumerate_worlds`` yields."""
         return sum(1 for _ in self.enumerate_worlds(limit))
-
-    # ------------------------------------------------------------------ lifetime
-    def close(self) -> None:
-        """Free the solver."""
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None
-
-    def __enter__(self) -> "RecordCNF":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
