@@ -26,7 +26,9 @@ def _register() -> None:
     from deduce.cli.case import case
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
+    from deduce.cli.s13_selfplay import selfplay
 
+    s13.add_command(selfplay)
     cli.add_command(s13)
     cli.add_command(demo)
     cli.add_command(case)

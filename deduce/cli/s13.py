@@ -161,4 +161,3 @@ def table(record_file: str, variant, players, me, hand) -> None:
         elif reply.message:
             out.print(reply.message, markup=False)
     sys.exit(first_code)
-from deduce.cli.s13_selfplay import selfplay  # noqa: E402,F401

@@ -7,10 +7,7 @@ import time
 import click
 
 from deduce.cli.common import err, out, print_json, reports_errors
-from deduce.cli.s13 import s13
-
-
-@s13.command()
+@click.command()
 @click.option("--players", type=int, default=4, show_default=True, help="2, 3 or 4 players.")
 @click.option("--variant", default="standard", show_default=True, help="standard or expert.")
 @click.option("--bots", "bot_list", default=None,
