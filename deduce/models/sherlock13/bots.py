@@ -11,7 +11,7 @@ Bots (``make_bot(name)``):
 - ``tracker``: the question maximising the expected probability of the most likely suspect
   after the answer, ``sum_a max_c joint[a, c] / total``; accuses only when certain.
 - ``infogain``: the question with the most expected bits (``core.info.expected_bits``),
-  scored ``my bits - LEAK * bits an opponent gets``; accuses when certain, or earlier when
+  preferring count questions to raises; accuses when certain, or earlier when
   its chance now (probability of its top suspect) beats its estimated chance of winning by
   waiting (``InfoGainBot.should_accuse``).
 
@@ -22,6 +22,7 @@ certainty check, the accusation and every question's joint (answer, criminal) ta
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -278,9 +279,9 @@ def _pick_best(scores: np.ndarray, rng: random.Random, tol: float = 1e-9) -> int
 
 # ----------------------------------------------------------------------------- bots
 @dataclass
-class Bot:
+class Bot(ABC):
     """A strategy: ``choose(record, rng)`` returns a legal action for ``record``'s owner,
-    whose turn it is."""
+    whose turn it is; subclasses say which question to ask (``ask``)."""
 
     name: str = "bot"
 
@@ -292,8 +293,9 @@ class Bot:
             return Accuse(d.top)
         return self.ask(d, rng)
 
+    @abstractmethod
     def ask(self, d: Decision, rng: random.Random) -> Action:
-        raise NotImplementedError
+        """The question to ask when not certain of the criminal."""
 
 
 @dataclass
