@@ -354,6 +354,9 @@ class InfoGainBot(Bot):
         d = Decision(record)
         if d.certain or not d.questions or self.should_accuse(d):
             return Accuse(d.top)
+        return self.ask(d, rng)
+
+    def ask(self, d: Decision, rng: random.Random) -> Action:
         scores = mutual_bits(d.joints)
         scores -= np.array([self.raise_penalty if q.action == "raise" else 0.0 for q in d.questions])
         return question_action(d.questions[_pick_best(scores, rng)], d.record, rng)
