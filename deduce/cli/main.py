@@ -27,9 +27,11 @@ def _register() -> None:
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
     from deduce.cli.s13_selfplay import selfplay
+    from deduce.cli.story import story
 
     s13.add_command(selfplay)
     cli.add_command(s13)
+    cli.add_command(story)
     cli.add_command(demo)
     cli.add_command(case)
 

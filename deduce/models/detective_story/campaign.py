@@ -1,0 +1,259 @@
+"""A campaign of cases: the starting character (R003, A000), the end of a case (R007 loss,
+R010 Luck) and spending Solve Modifier points between cases (R010).
+
+Records are the ``state`` JSON records. ``new_record`` starts a first case; ``end_case``
+turns a finished case into the record between cases (``"outcome"`` kept, ``"sm"`` is what
+may be spent); the ``spend_*`` functions spend it (``InputError`` if unaffordable or not
+allowed); ``next_record`` starts the next case from it.
+
+Decisions: a Villain arrested or killed is ruled out of later cases; wounds, Addiction and
+Madness heal between cases; Lestrade killed in a case is replaced as if by the loss table's
+5; a Watson who went home Seriously Wounded is back for the next case; SM left unspent is
+kept (at most 1 of it starts the next case, R001).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from deduce.core.errors import InputError
+from deduce.core.names import resolve
+from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.data import Data
+from deduce.models.detective_story.state import (
+    GAME,
+    HOLMES_KILLED,
+    VERSION,
+    Case,
+    CaseFile,
+    case_to_record,
+    parse_record,
+)
+
+DEFAULT_TRAITS = ("Aware", "Charisma", "Tracking")
+
+
+def _roll(rng: random.Random, line: tuple[str, ...]) -> str:
+    return line[rng.randint(1, 6) - 1]
+
+
+def check_traits(traits) -> list[str]:
+    names = [resolve(t, T.STARTING_TRAITS, "starting trait", where="--traits") for t in traits]
+    if len(names) != T.START_TRAIT_COUNT or len(set(names)) != len(names):
+        raise InputError(f"choose {T.START_TRAIT_COUNT} different Traits from: "
+                         f"{', '.join(T.STARTING_TRAITS)} (R003)", where="--traits")
+    return names
+
+
+def new_record(data: Data, adventure: str | None = None, seed: int | None = None,
+               traits=DEFAULT_TRAITS, equipment: str | None = None,
+               data_dir: str | None = None) -> dict:
+    """A first case at turn 1: Holmes 9/5/7 with 3 Traits, 4 Luck, Watson, 1d6 equipment,
+    1d6 Adventure (A000) unless given; the Adventure's start rules applied (seeded)."""
+    rng = random.Random(seed)
+    adv = data.adventure(adventure) if adventure else data.adventures.get(_roll(rng, data.campaign.first_case))
+    if adv is None:
+        raise InputError("the campaign's first_case roll names a missing Adventure", where="campaign")
+    if equipment:
+        equipment = resolve(equipment, [p for p, x in data.paragraphs.items() if x.kind == "equipment"],
+                            "equipment", where="--equipment",
+                            aliases={x.title: p for p, x in data.paragraphs.items() if x.kind == "equipment"})
+    else:
+        equipment = _roll(rng, data.campaign.equipment)
+    names = check_traits(traits)
+    rec = {
+        "game": GAME, "version": VERSION, "data": data_dir, "campaign": data.campaign.id,
+        "adventure": adv.id, "first_case": True, "seed": seed, "phase": "action",
+        "waited": False, "turn": 1, "sm": 0, "luck": T.START_LUCK, "villain": None,
+        "motive": None, "villain_meetings": 0, "bonus": None, "trapped": False,
+        "investigate_next": False, "clue_found": False, "seek_closed": [], "location": None,
+        "holmes": {"brains": T.HOLMES_START["Brains"], "brawn": T.HOLMES_START["Brawn"],
+                   "bravery": T.HOLMES_START["Bravery"], "traits": {n: 1 for n in names},
+                   "wounded": False, "addiction": 0, "madness": 0},
+        "equipment": [equipment],
+        "watson": {"brains": T.WATSON_START["Brains"], "brawn": T.WATSON_START["Brawn"],
+                   "bravery": T.WATSON_START["Bravery"], "traits": dict(T.WATSON_TRAITS),
+                   "wounded": False, "addiction": 0, "madness": 0},
+        "watson_here": True, "allies": [], "friends": [],
+        "inspector": {"status": "lestrade", "barred_cases": 0},
+        "gone": [], "dead": [], "visited": [], "ruled_out": [], "outcome": None,
+        "log": [f"case opened: {adv.id} {adv.name}; equipment {equipment}"],
+    }
+    return _start(data, rec, rng)
+
+
+def _start(data: Data, rec: dict, rng: random.Random) -> dict:
+    """Apply the Adventure's "start" special rules with seeded dice."""
+    cf = parse_record(rec, "new case", data)
+    if not any(s.when == "start" for s in cf.ctx.adventure.special):
+        return rec
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story.bots import make_policy
+    from deduce.models.detective_story.worlds import Sampler
+
+    w = Sampler(rng, make_policy("greedy"), cf.ctx, log=True)
+    case = E._specials(w, cf.ctx, cf.case, "start", lambda w, c: c)
+    return case_to_record(cf, case, log=w.log)
+
+
+# ----------------------------------------------------------------------------- end of a case
+def end_case(cf: CaseFile, case: Case, rng: random.Random) -> dict:
+    """The record between cases after ``case`` ended (R007 defeat, R010 Luck).
+
+    Won: Luck += SM (before any is spent); the SM stays to be spent. Lost: SM is lost and
+    half the Luck (rounded up); with no SM and no Luck the 1d6 loss table is rolled.
+    """
+    if not case.over:
+        raise InputError("the case is not over yet", field="outcome")
+    rec = case_to_record(cf, case)
+    rec = copy.deepcopy(rec)
+    log = [f"case closed: {case.outcome}"]
+    insp = dict(rec.get("inspector") or {"status": "lestrade", "barred_cases": 0})
+    insp["barred_cases"] = max(0, insp.get("barred_cases", 0) - 1)
+    if case.won:
+        rec["luck"] = case.luck + case.sm
+        rec["ruled_out"] = sorted(set(rec.get("ruled_out", [])) | {case.villain})
+        log.append(f"+{case.sm} Luck from the SM (R010)")
+    elif case.outcome != HOLMES_KILLED:
+        broke = case.sm == 0 and case.luck == 0
+        rec["sm"] = 0
+        rec["luck"] = case.luck - T.luck_lost_on_defeat(case.luck)
+        if broke:
+            face = rng.randint(1, 6)
+            result = T.LOSS_TABLE[face]
+            log.append(f"lost with no SM and no Luck: 1d6 {face}: {result}")
+            if result == "holmes_killed":
+                rec["outcome"] = HOLMES_KILLED
+            elif result == "watson_killed":
+                rec["watson"] = None
+            elif result == "lestrade_killed":
+                insp["status"] = "replacement"
+    inspector = cf.data.campaign.inspector
+    if inspector and inspector in case.dead:
+        if insp["status"] == "lestrade":
+            insp["status"] = "replacement"
+        else:
+            insp["barred_cases"] = T.INSPECTOR_BAR_CASES
+    if "watson" in case.dead:
+        rec["watson"] = None
+    rec["friends"] = [f for f in rec.get("friends", []) if f["id"] not in case.dead]
+    rec["inspector"] = insp
+    rec["log"] = list(rec.get("log", [])) + log
+    return rec
+
+
+def game_over(rec: dict) -> bool:
+    return rec.get("outcome") == HOLMES_KILLED
+
+
+def _between(rec: dict) -> None:
+    if rec.get("outcome") is None:
+        raise InputError("SM is spent after a case (R010); this case is still open", field="outcome")
+    if game_over(rec):
+        raise InputError("Holmes is dead: the game is over", field="outcome")
+
+
+def _pay(rec: dict, cost: int, what: str) -> None:
+    if rec["sm"] < cost:
+        raise InputError(f"{what} costs {cost} SM; {rec['sm']} left (R010)", field="sm")
+    rec["sm"] -= cost
+
+
+def _who(rec: dict, who: str) -> dict:
+    if who not in ("holmes", "watson") or rec.get(who) is None:
+        raise InputError(f"expected holmes or watson (alive), got {who!r}", field="who")
+    return rec[who]
+
+
+def spend_quality(rec: dict, who: str, quality: str) -> dict:
+    """+1 to a Quality for half its value in SM (rounded up), at most +4 in a campaign."""
+    _between(rec)
+    rec = copy.deepcopy(rec)
+    q = resolve(quality, T.QUALITIES, "quality", where="quality").lower()
+    sheet = _who(rec, who)
+    start = (T.HOLMES_START if who == "holmes" else T.WATSON_START)[q.capitalize()]
+    if sheet[q] >= start + T.QUALITY_RAISE_CAP:
+        raise InputError(f"{who}'s {q} is already +{T.QUALITY_RAISE_CAP} (R010)", field="quality")
+    _pay(rec, T.quality_cost(sheet[q]), f"raising {q} from {sheet[q]}")
+    sheet[q] += 1
+    return rec
+
+
+def spend_trait(rec: dict, who: str, trait: str) -> dict:
+    """Gain a Trait (3 SM) or raise it (1->2: 4 SM, 2->3: 6 SM); never above 3."""
+    _between(rec)
+    rec = copy.deepcopy(rec)
+    name = resolve(trait, T.TRAITS, "trait", where="trait")
+    if who == "holmes" and name == "Medicine":
+        raise InputError("Holmes may never choose Medicine (R003)", field="trait")
+    sheet = _who(rec, who)
+    level = sheet["traits"].get(name, 0)
+    if level >= T.MAX_TRAIT:
+        raise InputError(f"{name} is already {T.MAX_TRAIT} (R010)", field="trait")
+    _pay(rec, T.TRAIT_COST[level], f"{name} {level}->{level + 1}")
+    sheet["traits"][name] = level + 1
+    return rec
+
+
+def spend_equipment(rec: dict, data: Data, rng: random.Random) -> dict:
+    """5 SM: roll 1d6 on the equipment line."""
+    _between(rec)
+    rec = copy.deepcopy(rec)
+    _pay(rec, T.EQUIPMENT_COST, "equipment")
+    rec["equipment"] = list(rec.get("equipment", [])) + [_roll(rng, data.campaign.equipment)]
+    return rec
+
+
+def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int]) -> dict:
+    """6 SM: a surviving Ally of the case becomes a Friend: +4 Qualities split as
+    ``split`` (Brains, Brawn, Bravery), and Aware if missing; at most 3 Friends."""
+    _between(rec)
+    rec = copy.deepcopy(rec)
+    allies = [a["id"] for a in rec.get("allies", [])]
+    if cid not in allies:
+        raise InputError(f"{cid} is not a surviving Ally of this case", field="friend")
+    friends = rec.get("friends", [])
+    if any(f["id"] == cid for f in friends):
+        raise InputError(f"{cid} is already a Friend", field="friend")
+    if len(friends) >= T.MAX_FRIENDS:
+        raise InputError(f"at most {T.MAX_FRIENDS} Friends (R010)", field="friend")
+    if len(split) != 3 or sum(split) != T.FRIEND_QUALITY_POINTS or min(split) < 0:
+        raise InputError(f"split {T.FRIEND_QUALITY_POINTS} points over Brains, Brawn, Bravery",
+                         field="split")
+    _pay(rec, T.FRIEND_COST, "a Friend")
+    s = data.paragraphs[cid].character
+    traits = dict(s.traits)
+    traits.setdefault("Aware", 1)
+    rec["friends"] = friends + [{"id": cid, "brains": s.brains + split[0],
+                                 "brawn": s.brawn + split[1], "bravery": s.bravery + split[2],
+                                 "traits": traits}]
+    return rec
+
+
+def next_record(rec: dict, data: Data, adventure: str, seed: int | None = None) -> dict:
+    """The next case's record at turn 1 (SM at most 1, Friends along, wounds healed)."""
+    _between(rec)
+    rng = random.Random(seed)
+    adv = data.adventure(adventure)
+    out = copy.deepcopy(rec)
+
+    def healed(m: dict | None) -> dict | None:
+        return None if m is None else dict(m, wounded=False, addiction=0, madness=0)
+
+    out.update(
+        adventure=adv.id, first_case=False, seed=seed, phase="action", waited=False, turn=1,
+        sm=min(rec["sm"], T.START_SM_CAP), villain=None, motive=None, villain_meetings=0,
+        bonus=None, trapped=False, investigate_next=False, clue_found=False, seek_closed=[],
+        location=None, holmes=healed(rec["holmes"]), watson=healed(rec.get("watson")),
+        watson_here=rec.get("watson") is not None,
+        allies=[{"id": f["id"], "wounded": False, "addiction": 0, "madness": 0}
+                for f in rec.get("friends", [])],
+        gone=[], dead=[], visited=[], outcome=None,
+        log=list(rec.get("log", [])) + [f"case opened: {adv.id} {adv.name}"],
+    )
+    line, ruled = set(adv.line(T.VILLAIN)), set(out.get("ruled_out", []))
+    if line <= ruled:
+        ruled -= line  # every Villain of this Adventure has been caught: they all return
+    out["ruled_out"] = sorted(ruled)
+    return _start(data, out, rng)

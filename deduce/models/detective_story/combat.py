@@ -1,0 +1,192 @@
+"""Combat (R009): one opponent against the group, round by round, with escapes.
+
+A fight is a small Markov decision process. Its state is ``(stunned, opp_stunned)``: which
+of our fighters and whether the opponent have been Stunned (once per combat; later Stuns
+have no effect). Each round we choose a champion (one of ours faces the one opponent); both
+strike Brawn + 1d6 + modifiers; the lower total suffers the R009a result for the difference
+(a tie, or "Unhurt", changes nothing). A Wounded or worse result ends the fight (decision:
+"continues until one side ... is wounded or killed"). After a round that did not end it, we
+may try to escape: one Bravery roll for the whole group by Holmes, 2d6 minus the group's
+Running levels <= Bravery (decision: the group escapes together).
+
+Terminal outcomes (``Terminal``): ``("won", level)``, ``("lost", member, level)``,
+``("escaped",)``. ``solve`` returns the value of entering the fight and the optimal
+stationary plan, given the value of each terminal outcome; rounds that change nothing are
+self-loops, handled exactly by normalisation (value = gains / (1 - p_loop)).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import NamedTuple
+
+from deduce.models.detective_story import tables as T
+
+WON, LOST, ESCAPED = "won", "lost", "escaped"
+
+
+class Fighter(NamedTuple):
+    key: str  # "holmes", "watson" or a character id
+    strike: int  # Brawn + R009a modifiers (not counting a Stun)
+    holmes_or_watson: bool
+
+
+class Setup(NamedTuple):
+    fighters: tuple[Fighter, ...]
+    opponent: int  # the opponent's Brawn + modifiers
+    escape_at: int  # an escape succeeds on 2d6 <= this (Bravery + the group's Running)
+
+    @property
+    def p_escape(self) -> float:
+        return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= self.escape_at) / 36
+
+
+def terminals(setup: Setup) -> list[tuple]:
+    """Every terminal outcome of a fight with ``setup``."""
+    out: list[tuple] = [(WON, lv) for lv in ("wounded", "serious", "death")]
+    for f in setup.fighters:
+        levels = ("wounded", "serious") if f.holmes_or_watson else ("wounded", "serious", "death")
+        out += [(LOST, f.key, lv) for lv in levels]
+    out.append((ESCAPED,))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def round_distribution(ours: int, theirs: int, hw: bool, our_stun: bool,
+                       their_stun: bool) -> tuple[tuple[str, str, float], ...]:
+    """``((side, result, p), ...)`` of one round; side "us"/"opp" is who suffers ``result``
+    (``stunned``, ``wounded``, ``serious``, ``death``); a round that changes nothing has side
+    ``"loop"``."""
+    acc: dict[tuple[str, str], float] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            diff = (ours + a - our_stun) - (theirs + b - their_stun)
+            if diff > 0:
+                res, side = T.combat_result(diff, False), "opp"
+                if res == "stunned" and their_stun:
+                    side, res = "loop", ""
+            elif diff < 0:
+                res, side = T.combat_result(-diff, hw), "us"
+                if res == "unhurt" or (res == "stunned" and our_stun):
+                    side, res = "loop", ""
+            else:
+                side, res = "loop", ""
+            acc[(side, res)] = acc.get((side, res), 0.0) + 1 / 36
+    return tuple((s, r, p) for (s, r), p in acc.items())
+
+
+State = tuple  # (frozenset of stunned fighter keys, opponent stunned)
+START: State = (frozenset(), False)
+
+
+def _step(setup: Setup, x: State, f: Fighter):
+    """Split a round from ``x`` with champion ``f``: (terminal probs, next-state probs, p_loop)."""
+    stunned, opp = x
+    term: dict[tuple, float] = {}
+    nxt: dict[State, float] = {}
+    loop = 0.0
+    for side, res, p in round_distribution(f.strike, setup.opponent, f.holmes_or_watson,
+                                           f.key in stunned, opp):
+        if side == "loop":
+            loop += p
+        elif res == "stunned":
+            y = (stunned, True) if side == "opp" else (stunned | {f.key}, opp)
+            nxt[y] = nxt.get(y, 0.0) + p
+        else:
+            t = (WON, res) if side == "opp" else (LOST, f.key, res)
+            term[t] = term.get(t, 0.0) + p
+    return term, nxt, loop
+
+
+@lru_cache(maxsize=1024)
+def skeleton(setup: Setup) -> tuple:
+    """The fight's states reachable from ``START``, each after every state it can lead to,
+    with per champion ``(key, terminal probs, next-state probs, p_loop)``."""
+    order: list = []
+    seen: set = set()
+
+    def visit(x: State) -> None:
+        if x in seen:
+            return
+        seen.add(x)
+        cands = []
+        for f in setup.fighters:
+            term, nxt, loop = _step(setup, x, f)
+            for y in nxt:
+                visit(y)
+            cands.append((f.key, tuple(term.items()), tuple(nxt.items()), loop))
+        order.append((x, tuple(cands)))
+
+    visit(START)
+    return tuple(order)
+
+
+def solve(setup: Setup, value: dict) -> tuple:
+    """The value of entering the fight and the optimal plan ``{state: (champion key, escape)}``,
+    given ``value[terminal]`` for every terminal outcome.
+
+    Values may be floats or numpy arrays (one fight solved for many situations at once,
+    elementwise); the plan is only returned for floats (``None`` otherwise). Each state
+    chooses the (champion, escape) pair with the best value after a round there; ties go to
+    the first champion and to fighting on.
+    """
+    import numpy as np
+
+    scalar = all(not isinstance(v, np.ndarray) for v in value.values())
+    W: dict[State, object] = {}
+    U: dict[State, object] = {}
+    plan: dict[State, tuple[str, bool]] = {}
+    ve = value[(ESCAPED,)]
+    pe = setup.p_escape
+    for x, cands in skeleton(setup):
+        best_w = best_u = best = None
+        for key, term, nxt, loop in cands:
+            gain = 0.0
+            for t, p in term:
+                gain = gain + p * value[t]
+            for y, p in nxt:
+                gain = gain + p * W[y]
+            u0 = gain / (1 - loop) if loop < 1 - 1e-15 else 0.0 * gain
+            den = 1 - loop * (1 - pe)
+            u1 = (gain + loop * pe * ve) / den if den > 1e-15 else ve + 0.0 * gain
+            w1 = pe * ve + (1 - pe) * u1
+            for w, u, esc in ((u0, u0, False), (w1, u1, True)):
+                if best_w is None:
+                    best_w, best_u, best = w, u, (key, esc)
+                elif scalar:
+                    if (w, u) > (best_w, best_u):
+                        best_w, best_u, best = w, u, (key, esc)
+                else:
+                    better = w > best_w
+                    best_w = np.where(better, w, best_w)
+                    best_u = np.where(better, u, best_u)
+        W[x], U[x] = best_w, best_u
+        if scalar:
+            plan[x] = best
+    return U[START], (plan if scalar else None)
+
+
+def simulate(setup: Setup, plan, rng: random.Random) -> tuple:
+    """Fight round by round with seeded dice; ``plan(state) -> (champion key, escape)``."""
+    fighters = {f.key: f for f in setup.fighters}
+    x: State = START
+    while True:
+        champ, _ = plan(x)
+        f = fighters[champ]
+        stunned, opp = x
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        diff = (f.strike + a - (f.key in stunned)) - (setup.opponent + b - opp)
+        if diff > 0:
+            res = T.combat_result(diff, False)
+            if res != "stunned":
+                return (WON, res)
+            x = (stunned, True)
+        elif diff < 0:
+            res = T.combat_result(-diff, f.holmes_or_watson)
+            if res not in ("unhurt", "stunned"):
+                return (LOST, f.key, res)
+            if res == "stunned":
+                x = (stunned | {f.key}, opp)
+        if plan(x)[1] and rng.randint(1, 6) + rng.randint(1, 6) <= setup.escape_at:
+            return (ESCAPED,)

@@ -1,0 +1,681 @@
+"""The campaign data format (TOML) for what the three booklets hold, its loader and checks.
+
+A campaign is a folder of ``*.toml`` files; their top-level tables are merged (the shipped
+campaign splits them into ``campaign.toml``, ``adventures.toml``, ``casebook.toml`` and
+``memoirs.toml``). Keys:
+
+``[campaign]`` (exactly one)
+    ``id``, ``name``, ``text``; ``baker_street`` (paragraph read when you return to 221B,
+    R007b 3-4), ``escape`` (paragraph read after escaping a fight, R009a), optional
+    ``end_of_case`` and ``start`` (story paragraphs), optional ``inspector`` (the character
+    paragraph of Inspector Lestrade, R007), ``first_case`` (6 Adventure ids: the 1d6 of
+    A000) and ``equipment`` (6 equipment paragraphs: the 1d6 of A000 and R010). The two
+    rolls default to the rulebook's (``tables.FIRST_CASE_ROLL``, ``tables.EQUIPMENT_ROLL``).
+
+``[[adventure]]``
+    ``id`` (``a`` + digits), ``name``, ``text``, ``london`` (bool), the six d6 lines
+    ``villain`` (Casebook ids), ``character``, ``holmes``, ``watson``, ``clue``,
+    ``location`` (Memoirs ids), each exactly 6 entries (face 1 first; repeat an id to
+    weight it); optional ``forbidden`` (Actions not available in this Adventure) and
+    ``[[adventure.special]]`` rules: ``when`` (start, reveal, motive), ``first_case_only``
+    (bool), ``text``, ``effects``.
+
+``[[villain]]``
+    ``id`` (``c`` + digits), ``name``, ``text``, ``brains``, ``brawn``, ``bravery``,
+    ``traits`` (``{Weaponry = 1}``), ``sm_modifier`` (added to SM on reveal, R005a),
+    ``motives`` (``[{faces = "1-3", text = "...", value = 5}, ...]``: the 1d6 rolled when
+    the Motive is revealed; the faces cover 1-6 once; ``value`` is the SM needed to
+    arrest), ``option1`` / ``option2`` (``{text, effects}``: Motive revealed; SM below the
+    Motive value, R005b), ``option3`` (``text``, ``hide_follow = {test = "Tracking",
+    target = 9}`` or a Quality test, ``fight`` (bool: can the Villain be fought),
+    ``escape`` (effects when every choice fails), ``rewards = {deduction = [...],
+    hide_follow = [...], fight = [...]}`` (effects on an arrest by that choice)).
+
+``[[paragraph]]`` (Memoirs)
+    ``id`` (``m`` + digits), ``kind`` (character, clue, location, event, equipment,
+    story), ``title``, ``text``, ``effects``; a character also has ``character = {name,
+    brains, brawn, bravery, traits, friendly}``; equipment has ``grants`` (Trait levels
+    added to Holmes, e.g. ``{Weaponry = 1}``); ``once = true``: only the first reading in a
+    case has effects; ``revisit = true``: a Clue found again gives 1d6 4-6: +1 SM instead
+    (R008).
+
+Effects (a list of inline tables, each with one verb key)::
+
+    {sm = 1}  {luck = -1}
+    {test = "Charisma", target = 7, holmes_only = false, pass = [...], fail = [...]}
+    {test = "Brains", modifier = -1, pass = [...], fail = [...]}        # 2d6 <= Quality
+    {require = "Science", total = 1, pass = [...], fail = [...]}        # group, no roll
+    {require = "Brawn", total = 15, pass = [...], fail = [...]}         # group total
+    {d6 = {"1-3" = [...], "4-6" = [...]}}
+    {join = "self"}  {join = "m410"}  {leave = "ally"}
+    {wound = "holmes" | "watson" | "ally", level = "wounded" | "serious" | "killed"}
+    {afflict = "Addiction" | "Madness", who = "holmes" | "watson", levels = 1}
+    {reveal = "villain" | "motive"}  {unlock = "Investigate"}
+    {goto = "m405"}                                  # only as the last effect of a list
+    {combat = "self" | {name = "...", brawn = 7, weaponry = 1}, win = [...], lose = [...]}
+    {arrest = true}  {lose_case = true}
+
+Names of Traits and Qualities are matched case-insensitively (``names.resolve``).
+
+Checks on load (``load_campaign``): unknown keys and wrong types, ids, line lengths, d6
+faces, every reference between paragraphs (a dangling one is an ``InputError`` naming the
+file, the paragraph id and the field, e.g. ``memoirs.toml: m405: field 'effects[1].goto':
+unknown paragraph 'm999'``), ``goto`` cycles (errors) and paragraphs no Adventure line,
+campaign entry or effect leads to (``Data.warnings``). References form a networkx
+``DiGraph`` (``Data.graph``) rooted at the node ``"campaign"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from deduce.core.errors import InputError
+from deduce.core.names import resolve
+from deduce.models.detective_story import effects as fx
+from deduce.models.detective_story import tables as T
+
+KINDS = ("character", "clue", "location", "event", "equipment", "story")
+WHEN = ("start", "reveal", "motive")
+_ID = {"adventure": re.compile(r"^a\d{3,4}$"), "villain": re.compile(r"^c\d{3,4}$"),
+       "paragraph": re.compile(r"^m\d{3,4}$")}
+
+
+# ----------------------------------------------------------------------------- model
+@dataclass(frozen=True)
+class Sheet:
+    """A character's Qualities and Traits (``traits``: sorted (name, level) pairs)."""
+
+    name: str
+    brains: int
+    brawn: int
+    bravery: int
+    traits: tuple[tuple[str, int], ...] = ()
+    friendly: bool = True
+
+    def trait(self, name: str) -> int:
+        for t, level in self.traits:
+            if t == name:
+                return level
+        return 0
+
+    def quality(self, name: str) -> int:
+        return {"Brains": self.brains, "Brawn": self.brawn, "Bravery": self.bravery}[name]
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "brains": self.brains, "brawn": self.brawn,
+                "bravery": self.bravery, "traits": dict(self.traits)}
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    id: str
+    kind: str
+    title: str
+    text: str
+    effects: fx.Effects
+    character: Sheet | None
+    grants: tuple[tuple[str, int], ...]
+    once: bool
+    revisit: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class Motive:
+    faces: tuple[int, ...]
+    text: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Option3:
+    text: str
+    hide_follow: fx.Test
+    fight: bool
+    escape: fx.Effects
+    rewards: tuple[tuple[str, fx.Effects], ...]
+
+    def reward(self, choice: str) -> fx.Effects:
+        return dict(self.rewards).get(choice, ())
+
+
+@dataclass(frozen=True)
+class Villain:
+    id: str
+    name: str
+    text: str
+    sheet: Sheet
+    sm_modifier: int
+    motives: tuple[Motive, ...]
+    option1: tuple[str, fx.Effects]
+    option2: tuple[str, fx.Effects]
+    option3: Option3
+    source: str
+
+    def motive_for_face(self, face: int) -> int:
+        return next(i for i, m in enumerate(self.motives) if face in m.faces)
+
+
+@dataclass(frozen=True)
+class Special:
+    when: str
+    first_case_only: bool
+    text: str
+    effects: fx.Effects
+
+
+@dataclass(frozen=True)
+class Adventure:
+    id: str
+    name: str
+    text: str
+    london: bool
+    lines: tuple[tuple[str, tuple[str, ...]], ...]
+    forbidden: tuple[str, ...]
+    special: tuple[Special, ...]
+    source: str
+
+    def line(self, name: str) -> tuple[str, ...]:
+        return dict(self.lines)[name]
+
+
+@dataclass(frozen=True)
+class Campaign:
+    id: str
+    name: str
+    text: str
+    baker_street: str
+    escape: str
+    end_of_case: str | None
+    start: str | None
+    inspector: str | None
+    first_case: tuple[str, ...]
+    equipment: tuple[str, ...]
+
+
+@dataclass
+class Data:
+    """A loaded, checked campaign."""
+
+    campaign: Campaign
+    adventures: dict[str, Adventure]
+    villains: dict[str, Villain]
+    paragraphs: dict[str, Paragraph]
+    source: str
+    warnings: list[str] = field(default_factory=list)
+    graph: Any = None
+
+    def adventure(self, text: str, where: str = "--adventure") -> Adventure:
+        """The Adventure named by id or name (aliases as ``names.resolve``)."""
+        by_name = {a.name: a.id for a in self.adventures.values()}
+        hit = resolve(text, list(self.adventures) + list(by_name), "adventure", where=where)
+        return self.adventures[by_name.get(hit, hit)]
+
+
+# ----------------------------------------------------------------------------- reading
+class _Ctx:
+    """Where we are (file and entry id) and the ids known, for errors and references."""
+
+    def __init__(self, where: str, ids: dict[str, set[str]], pid: str | None = None):
+        self.where, self.ids, self.pid = where, ids, pid
+
+    def bad(self, path: str, message: str) -> InputError:
+        return InputError(f"field '{path}': {message}", where=self.where, field=path)
+
+    def keys(self, table: dict, allowed: tuple[str, ...], path: str) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(str(key), allowed, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else f"; expected one of {', '.join(allowed)}"
+                raise self.bad(_join(path, key), f"unknown field{hint}")
+
+    def get(self, table: dict, key: str, kind: type, path: str, default: Any = ...) -> Any:
+        if key not in table:
+            if default is ...:
+                raise self.bad(_join(path, key), "missing")
+            return default
+        value = table[key]
+        ok = (type(value) is int) if kind is int else isinstance(value, kind)
+        if not ok:
+            raise self.bad(_join(path, key), f"expected {_kind_name(kind)}, got {value!r}")
+        return value
+
+    def ref(self, value: Any, group: str, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.bad(path, f"expected a paragraph id, got {value!r}")
+        if value not in self.ids[group]:
+            known = sorted(self.ids[group])
+            close = difflib.get_close_matches(value, known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            noun = {"paragraph": "paragraph", "villain": "villain", "adventure": "adventure"}[group]
+            raise self.bad(path, f"unknown {noun} {value!r}{hint}")
+        return value
+
+    def name(self, value: Any, choices: tuple[str, ...], kind: str, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.bad(path, f"expected a {kind} name, got {value!r}")
+        try:
+            return resolve(value, choices, kind)
+        except InputError as exc:
+            raise self.bad(path, str(exc)) from None
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _kind_name(kind: type) -> str:
+    return {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+            dict: "a table"}.get(kind, kind.__name__)
+
+
+def _trait_levels(ctx: _Ctx, value: Any, path: str) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, dict):
+        raise ctx.bad(path, f"expected a table of Trait levels, got {value!r}")
+    out: dict[str, int] = {}
+    for key, level in value.items():
+        name = ctx.name(key, T.TRAITS, "trait", _join(path, key))
+        if type(level) is not int or not 1 <= level <= T.MAX_TRAIT:
+            raise ctx.bad(_join(path, key), f"a Trait level is 1-{T.MAX_TRAIT}, got {level!r}")
+        out[name] = level
+    return tuple(sorted(out.items()))
+
+
+def _quality(ctx: _Ctx, table: dict, key: str, path: str) -> int:
+    value = ctx.get(table, key, int, path)
+    if not 1 <= value <= 20:
+        raise ctx.bad(_join(path, key), f"a Quality is 1-20, got {value}")
+    return value
+
+
+def _sheet(ctx: _Ctx, value: Any, path: str) -> Sheet:
+    if not isinstance(value, dict):
+        raise ctx.bad(path, f"expected a table, got {value!r}")
+    ctx.keys(value, ("name", "brains", "brawn", "bravery", "traits", "friendly"), path)
+    return Sheet(ctx.get(value, "name", str, path), _quality(ctx, value, "brains", path),
+                 _quality(ctx, value, "brawn", path), _quality(ctx, value, "bravery", path),
+                 _trait_levels(ctx, value.get("traits", {}), _join(path, "traits")),
+                 ctx.get(value, "friendly", bool, path, True))
+
+
+def _faces(ctx: _Ctx, value: Any, path: str) -> tuple[int, ...]:
+    if type(value) is int:
+        faces = (value,)
+    elif isinstance(value, str) and re.fullmatch(r"\s*[1-6]\s*(-\s*[1-6]\s*)?", value):
+        lo, _, hi = value.partition("-")
+        faces = tuple(range(int(lo), int(hi or lo) + 1))
+    else:
+        faces = ()
+    if not faces or any(not 1 <= f <= 6 for f in faces):
+        raise ctx.bad(path, f"expected d6 faces such as \"1-3\" or 4, got {value!r}")
+    return faces
+
+
+# ----------------------------------------------------------------------------- effects
+_VERBS = {
+    "sm": (), "luck": (), "arrest": (), "lose_case": (), "leave": (), "reveal": (),
+    "unlock": (), "goto": (), "join": (), "d6": (),
+    "test": ("target", "modifier", "holmes_only", "pass", "fail"),
+    "require": ("total", "pass", "fail"),
+    "wound": ("level",),
+    "afflict": ("who", "levels"),
+    "combat": ("win", "lose"),
+}
+
+
+def parse_effects(ctx: _Ctx, value: Any, path: str) -> fx.Effects:
+    """A list of effect tables -> a tuple of effects (``InputError`` naming the field)."""
+    if not isinstance(value, list):
+        raise ctx.bad(path, f"expected a list of effects, got {value!r}")
+    out = []
+    for i, item in enumerate(value):
+        p = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            raise ctx.bad(p, f"expected an effect table such as {{sm = 1}}, got {item!r}")
+        verbs = [k for k in item if k in _VERBS]
+        if len(verbs) != 1:
+            raise ctx.bad(p, f"an effect has exactly one of {', '.join(_VERBS)}; got {sorted(item)}")
+        verb = verbs[0]
+        ctx.keys(item, (verb,) + _VERBS[verb], p)
+        effect = _effect(ctx, verb, item, p)
+        if isinstance(effect, fx.Goto) and i != len(value) - 1:
+            raise ctx.bad(f"{p}.goto", "goto must be the last effect of its list")
+        out.append(effect)
+    return tuple(out)
+
+
+def _branches(ctx: _Ctx, item: dict, path: str) -> tuple[fx.Effects, fx.Effects]:
+    return (parse_effects(ctx, item.get("pass", []), _join(path, "pass")),
+            parse_effects(ctx, item.get("fail", []), _join(path, "fail")))
+
+
+def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
+    v = item[verb]
+    vp = _join(p, verb)
+    if verb in ("sm", "luck"):
+        n = ctx.get(item, verb, int, p)
+        if not -20 <= n <= 20:
+            raise ctx.bad(vp, f"expected a change between -20 and 20, got {n}")
+        return fx.SM(n) if verb == "sm" else fx.Luck(n)
+    if verb in ("arrest", "lose_case"):
+        if v is not True:
+            raise ctx.bad(vp, "expected true")
+        return fx.Arrest() if verb == "arrest" else fx.LoseCase()
+    if verb == "leave":
+        if v != "ally":
+            raise ctx.bad(vp, f"expected \"ally\", got {v!r}")
+        return fx.Leave()
+    if verb == "reveal":
+        if v not in ("villain", "motive"):
+            raise ctx.bad(vp, f"expected \"villain\" or \"motive\", got {v!r}")
+        return fx.Reveal(v)
+    if verb == "unlock":
+        ctx.name(v, (T.INVESTIGATE,), "action", vp)
+        return fx.Unlock()
+    if verb == "goto":
+        return fx.Goto(ctx.ref(v, "paragraph", vp))
+    if verb == "join":
+        target = ctx.pid if v == "self" else ctx.ref(v, "paragraph", vp)
+        if target is None or target not in ctx.ids["character"]:
+            raise ctx.bad(vp, f"{v!r} is not a paragraph with a character sheet")
+        return fx.Join(target)
+    if verb == "d6":
+        if not isinstance(v, dict) or not v:
+            raise ctx.bad(vp, "expected a table of faces, e.g. {\"1-3\" = [...], \"4-6\" = [...]}")
+        faces: list[fx.Effects | None] = [None] * 6
+        for key, effects in v.items():
+            for f in _faces(ctx, key, _join(vp, key)):
+                if faces[f - 1] is not None:
+                    raise ctx.bad(_join(vp, key), f"face {f} is given twice")
+                faces[f - 1] = parse_effects(ctx, effects, _join(vp, key))
+        missing = [str(i + 1) for i, f in enumerate(faces) if f is None]
+        if missing:
+            raise ctx.bad(vp, f"faces {', '.join(missing)} have no effects (use [] for none)")
+        return fx.D6(tuple(faces))
+    if verb == "test":
+        name = ctx.name(v, T.QUALITIES + T.TRAITS, "Quality or Trait", vp)
+        quality = name in T.QUALITIES
+        passed, failed = _branches(ctx, item, p)
+        if quality:
+            if "target" in item or "holmes_only" in item:
+                raise ctx.bad(_join(p, "target" if "target" in item else "holmes_only"),
+                              "a Quality roll has a modifier, not a target (R004)")
+            mod = ctx.get(item, "modifier", int, p, 0)
+            return fx.Test(name, True, 0, mod, True, passed, failed)
+        if "modifier" in item:
+            raise ctx.bad(_join(p, "modifier"), "a Trait roll has a target, not a modifier (R004)")
+        target = ctx.get(item, "target", int, p)
+        if not 2 <= target <= 20:
+            raise ctx.bad(_join(p, "target"), f"expected a target of 2-20, got {target}")
+        return fx.Test(name, False, target, 0, ctx.get(item, "holmes_only", bool, p, False),
+                       passed, failed)
+    if verb == "require":
+        name = ctx.name(v, T.QUALITIES + T.TRAITS, "Quality or Trait", vp)
+        quality = name in T.QUALITIES
+        total = ctx.get(item, "total", int, p, ... if quality else 1)
+        if not 1 <= total <= 60:
+            raise ctx.bad(_join(p, "total"), f"expected 1-60, got {total}")
+        passed, failed = _branches(ctx, item, p)
+        return fx.Require(name, quality, total, passed, failed)
+    if verb == "wound":
+        if v not in ("holmes", "watson", "ally"):
+            raise ctx.bad(vp, f"expected holmes, watson or ally, got {v!r}")
+        level = ctx.get(item, "level", str, p, "wounded")
+        if level not in ("wounded", "serious", "killed"):
+            raise ctx.bad(_join(p, "level"), f"expected wounded, serious or killed, got {level!r}")
+        return fx.Wound(v, level)
+    if verb == "afflict":
+        kind = ctx.name(v, ("Addiction", "Madness"), "affliction", vp)
+        who = ctx.get(item, "who", str, p, "holmes")
+        if who not in ("holmes", "watson"):
+            raise ctx.bad(_join(p, "who"), f"expected holmes or watson, got {who!r}")
+        levels = ctx.get(item, "levels", int, p, 1)
+        if not 1 <= levels <= T.MAX_TRAIT:
+            raise ctx.bad(_join(p, "levels"), f"expected 1-{T.MAX_TRAIT}, got {levels}")
+        return fx.Afflict(who, kind, levels)
+    # combat
+    if v == "self":
+        sheet = ctx.ids["sheets"].get(ctx.pid)
+        if sheet is None:
+            raise ctx.bad(vp, "\"self\" needs a paragraph with a character sheet")
+        opponent = fx.Opponent(sheet.name, sheet.brawn, sheet.trait("Weaponry"), False)
+    elif isinstance(v, dict):
+        ctx.keys(v, ("name", "brawn", "weaponry"), vp)
+        opponent = fx.Opponent(ctx.get(v, "name", str, vp), _quality(ctx, v, "brawn", vp),
+                               ctx.get(v, "weaponry", int, vp, 0), False)
+        if not 0 <= opponent.weaponry <= T.MAX_TRAIT:
+            raise ctx.bad(_join(vp, "weaponry"), f"expected 0-{T.MAX_TRAIT}")
+    else:
+        raise ctx.bad(vp, f"expected \"self\" or {{name, brawn, weaponry}}, got {v!r}")
+    return fx.Combat(opponent, parse_effects(ctx, item.get("win", []), _join(p, "win")),
+                     parse_effects(ctx, item.get("lose", []), _join(p, "lose")))
+
+
+# ----------------------------------------------------------------------------- entries
+def _paragraph(ctx: _Ctx, t: dict, source: str) -> Paragraph:
+    ctx.keys(t, ("id", "kind", "title", "text", "effects", "character", "grants", "once",
+                 "revisit"), "")
+    kind = ctx.get(t, "kind", str, "")
+    if kind not in KINDS:
+        raise ctx.bad("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    sheet = _sheet(ctx, t["character"], "character") if "character" in t else None
+    if kind == "character" and sheet is None:
+        raise ctx.bad("character", "missing: a character paragraph needs a character sheet")
+    grants = _trait_levels(ctx, t.get("grants", {}), "grants")
+    if grants and kind != "equipment":
+        raise ctx.bad("grants", "only equipment grants Traits")
+    return Paragraph(t["id"], kind, ctx.get(t, "title", str, ""), ctx.get(t, "text", str, "", ""),
+                     parse_effects(ctx, t.get("effects", []), "effects"), sheet, grants,
+                     ctx.get(t, "once", bool, "", False), ctx.get(t, "revisit", bool, "", False),
+                     source)
+
+
+def _villain(ctx: _Ctx, t: dict, source: str) -> Villain:
+    ctx.keys(t, ("id", "name", "text", "brains", "brawn", "bravery", "traits", "sm_modifier",
+                 "motives", "option1", "option2", "option3"), "")
+    sheet = Sheet(ctx.get(t, "name", str, ""), _quality(ctx, t, "brains", ""),
+                  _quality(ctx, t, "brawn", ""), _quality(ctx, t, "bravery", ""),
+                  _trait_levels(ctx, t.get("traits", {}), "traits"), False)
+    sm_mod = ctx.get(t, "sm_modifier", int, "", 0)
+    if not -10 <= sm_mod <= 10:
+        raise ctx.bad("sm_modifier", f"expected -10 to 10, got {sm_mod}")
+    motives_raw = ctx.get(t, "motives", list, "")
+    motives, seen = [], set()
+    for i, m in enumerate(motives_raw):
+        p = f"motives[{i}]"
+        if not isinstance(m, dict):
+            raise ctx.bad(p, f"expected {{faces, text, value}}, got {m!r}")
+        ctx.keys(m, ("faces", "text", "value"), p)
+        faces = _faces(ctx, m.get("faces"), _join(p, "faces"))
+        if seen & set(faces):
+            raise ctx.bad(_join(p, "faces"), f"face {min(seen & set(faces))} is given twice")
+        seen |= set(faces)
+        value = ctx.get(m, "value", int, p)
+        if not 1 <= value <= 30:
+            raise ctx.bad(_join(p, "value"), f"a Motive value is 1-30, got {value}")
+        motives.append(Motive(faces, ctx.get(m, "text", str, p, ""), value))
+    if seen != set(range(1, 7)):
+        raise ctx.bad("motives", f"the Motives' faces must cover 1-6 once; missing "
+                      f"{', '.join(str(f) for f in sorted(set(range(1, 7)) - seen))}")
+    options = []
+    for key in ("option1", "option2"):
+        o = ctx.get(t, key, dict, "")
+        ctx.keys(o, ("text", "effects"), key)
+        options.append((ctx.get(o, "text", str, key, ""),
+                        parse_effects(ctx, o.get("effects", []), _join(key, "effects"))))
+    o3 = ctx.get(t, "option3", dict, "")
+    ctx.keys(o3, ("text", "hide_follow", "fight", "escape", "rewards"), "option3")
+    hf_raw = ctx.get(o3, "hide_follow", dict, "option3")
+    ctx.keys(hf_raw, ("test", "target", "modifier", "holmes_only"), "option3.hide_follow")
+    if "test" not in hf_raw:
+        raise ctx.bad("option3.hide_follow.test", "missing")
+    hide = _effect(ctx, "test", hf_raw, "option3.hide_follow")
+    rewards_raw = ctx.get(o3, "rewards", dict, "option3", {})
+    ctx.keys(rewards_raw, ("deduction", "hide_follow", "fight"), "option3.rewards")
+    rewards = tuple((k, parse_effects(ctx, v, f"option3.rewards.{k}"))
+                    for k, v in rewards_raw.items())
+    option3 = Option3(ctx.get(o3, "text", str, "option3", ""), hide,
+                      ctx.get(o3, "fight", bool, "option3", True),
+                      parse_effects(ctx, o3.get("escape", []), "option3.escape"), rewards)
+    return Villain(t["id"], sheet.name, ctx.get(t, "text", str, "", ""), sheet, sm_mod,
+                   tuple(motives), options[0], options[1], option3, source)
+
+
+def _adventure(ctx: _Ctx, t: dict, source: str) -> Adventure:
+    ctx.keys(t, ("id", "name", "text", "london") + T.LINES + ("forbidden", "special"), "")
+    lines = []
+    for line in T.LINES:
+        ids = ctx.get(t, line, list, "")
+        if len(ids) != 6:
+            raise ctx.bad(line, f"a line has exactly 6 entries (d6 faces 1-6), got {len(ids)}")
+        group = "villain" if line == T.VILLAIN else "paragraph"
+        lines.append((line, tuple(ctx.ref(x, group, f"{line}[{i}]") for i, x in enumerate(ids))))
+    forbidden = tuple(ctx.name(a, T.ACTIONS, "action", f"forbidden[{i}]")
+                      for i, a in enumerate(ctx.get(t, "forbidden", list, "", [])))
+    special = []
+    for i, s in enumerate(ctx.get(t, "special", list, "", [])):
+        p = f"special[{i}]"
+        if not isinstance(s, dict):
+            raise ctx.bad(p, f"expected a table, got {s!r}")
+        ctx.keys(s, ("when", "first_case_only", "text", "effects"), p)
+        when = ctx.get(s, "when", str, p)
+        if when not in WHEN:
+            raise ctx.bad(_join(p, "when"), f"expected one of {', '.join(WHEN)}, got {when!r}")
+        special.append(Special(when, ctx.get(s, "first_case_only", bool, p, False),
+                               ctx.get(s, "text", str, p, ""),
+                               parse_effects(ctx, s.get("effects", []), _join(p, "effects"))))
+    return Adventure(t["id"], ctx.get(t, "name", str, ""), ctx.get(t, "text", str, "", ""),
+                     ctx.get(t, "london", bool, ""), tuple(lines), forbidden, tuple(special), source)
+
+
+def _campaign(ctx: _Ctx, t: dict) -> Campaign:
+    ctx.keys(t, ("id", "name", "text", "baker_street", "escape", "end_of_case", "start",
+                 "inspector", "first_case", "equipment"), "")
+
+    def para(key: str, required: bool = True) -> str | None:
+        if key not in t and not required:
+            return None
+        return ctx.ref(ctx.get(t, key, str, ""), "paragraph", key)
+
+    def six(key: str, default: tuple[str, ...], group: str) -> tuple[str, ...]:
+        ids = ctx.get(t, key, list, "", list(default))
+        if len(ids) != 6:
+            raise ctx.bad(key, f"a d6 line has exactly 6 entries, got {len(ids)}")
+        return tuple(ctx.ref(x, group, f"{key}[{i}]") for i, x in enumerate(ids))
+
+    inspector = para("inspector", False)
+    if inspector is not None and inspector not in ctx.ids["character"]:
+        raise ctx.bad("inspector", f"{inspector!r} is not a paragraph with a character sheet")
+    return Campaign(ctx.get(t, "id", str, ""), ctx.get(t, "name", str, ""),
+                    ctx.get(t, "text", str, "", ""), para("baker_street"), para("escape"),
+                    para("end_of_case", False), para("start", False), inspector,
+                    six("first_case", T.FIRST_CASE_ROLL, "adventure"),
+                    six("equipment", T.EQUIPMENT_ROLL, "paragraph"))
+
+
+# ----------------------------------------------------------------------------- loading
+def _read_folder(folder: Path) -> list[tuple[str, dict]]:
+    if not folder.exists():
+        raise InputError("no such folder", where=str(folder))
+    files = sorted(folder.glob("*.toml")) if folder.is_dir() else [folder]
+    if not files:
+        raise InputError("no *.toml files here", where=str(folder))
+    out = []
+    for f in files:
+        try:
+            out.append((f.name, tomllib.loads(f.read_text(encoding="utf-8"))))
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"not valid TOML: {exc}", where=str(f)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read file: {exc}", where=str(f)) from None
+    return out
+
+
+def load_campaign(folder: str | Path | None = None) -> Data:
+    """Load and check the campaign in ``folder`` (default: the shipped sample campaign).
+
+    Raises ``InputError`` (exit 2) naming the file, the entry id and the field at fault.
+    """
+    from deduce.puzzles import puzzle_path
+
+    path = Path(folder) if folder is not None else puzzle_path("detective_story")
+    return _load_cached(str(path.resolve()), _stamp(path))
+
+
+def _stamp(path: Path) -> tuple:
+    files = sorted(path.glob("*.toml")) if path.is_dir() else [path]
+    return tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files if f.exists())
+
+
+@lru_cache(maxsize=8)
+def _load_cached(path: str, stamp: tuple) -> Data:
+    return parse_campaign(_read_folder(Path(path)), path)
+
+
+def parse_campaign(files: list[tuple[str, dict]], source: str = "<memory>") -> Data:
+    """Check and build a campaign from parsed TOML documents ``[(file name, document)]``."""
+    entries: dict[str, list[tuple[str, int, dict]]] = {"adventure": [], "villain": [],
+                                                         "paragraph": []}
+    campaign_raw: tuple[str, dict] | None = None
+    for name, doc in files:
+        for key, value in doc.items():
+            if key == "campaign":
+                if not isinstance(value, dict):
+                    raise InputError("field 'campaign': expected a table", where=name, field="campaign")
+                if campaign_raw is not None:
+                    raise InputError("field 'campaign': given twice", where=name, field="campaign")
+                campaign_raw = (name, value)
+            elif key in entries:
+                if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+                    raise InputError(f"field '{key}': expected [[{key}]] tables", where=name, field=key)
+                entries[key] += [(name, i, x) for i, x in enumerate(value)]
+            else:
+                close = difflib.get_close_matches(key, ["campaign", *entries], n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else ""
+                raise InputError(f"field '{key}': unknown table{hint}", where=name, field=key)
+    if campaign_raw is None:
+        raise InputError("field 'campaign': missing (one [campaign] table is needed)",
+                         where=source, field="campaign")
+
+    ids: dict[str, Any] = {g: set() for g in entries}
+    for group, items in entries.items():
+        for fname, i, t in items:
+            pid = t.get("id")
+            where = f"{fname}: {group}[{i}]"
+            if not isinstance(pid, str) or not _ID[group].match(pid):
+                raise InputError(f"field 'id': expected an id like {_ID[group].pattern[2:-1]}, "
+                                 f"got {pid!r}", where=where, field="id")
+            if any(pid in s for s in ids.values() if isinstance(s, set)):
+                raise InputError(f"field 'id': {pid} is used twice", where=f"{fname}: {pid}", field="id")
+            ids[group].add(pid)
+    # character sheets first: joins and "combat = self" refer to them
+    ids["character"], ids["sheets"] = set(), {}
+    for fname, _, t in entries["paragraph"]:
+        if "character" in t:
+            ctx = _Ctx(f"{fname}: {t['id']}", ids, t["id"])
+            ids["sheets"][t["id"]] = _sheet(ctx, t["character"], "character")
+            ids["character"].add(t["id"])
+
+    paragraphs = {t["id"]: _paragraph(_Ctx(f"{f}: {t['id']}", ids, t["id"]), t, f)
+                  for f, _, t in entries["paragraph"]}
+    villains = {t["id"]: _villain(_Ctx(f"{f}: {t['id']}", ids, t["id"]), t, f)
+                for f, _, t in entries["villain"]}
+    adventures = {t["id"]: _adventure(_Ctx(f"{f}: {t['id']}", ids, t["id"]), t, f)
+                  for f, _, t in entries["adventure"]}
+    cname, craw = campaign_raw
+    campaign = _campaign(_Ctx(f"{cname}: campaign", ids), craw)
+    for i, pid in enumerate(campaign.equipment):
+        if paragraphs[pid].kind != "equipment":
+            raise InputError(f"field 'equipment[{i}]': {pid} is not an equipment paragraph",
+                             where=f"{cname}: campaign", field=f"equipment[{i}]")
+    data = Data(campaign, adventures, villains, paragraphs, source)
+    from deduce.models.detective_story.graph import check_graph
+
+    data.graph, data.warnings = check_graph(data)
+    return data

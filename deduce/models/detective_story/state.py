@@ -1,0 +1,450 @@
+"""The case state: an immutable ``Case`` (what changes turn by turn), a ``Context`` (what is
+fixed for the whole case) and the JSON record a player keeps and updates by hand.
+
+Record (``deduce story new`` writes it; every field is checked on load, an error names the
+file and the field, exit 2)::
+
+    {"game": "detective-story", "version": 1,
+     "data": null,                     # campaign folder (null: the shipped campaign)
+     "campaign": "fogbound", "adventure": "a001", "first_case": true, "seed": 7,
+     "phase": "action",                # "action": choose an Action; "encounter": the Action
+     "waited": false,                  #   is done, roll on the Encounter Matrix (Wait: +1)
+     "turn": 1, "sm": 0, "luck": 4,
+     "villain": null,                  # Casebook id once revealed
+     "motive": null,                   # 1-based position in the Villain's motives once revealed
+     "villain_meetings": 0,            # encounters with the revealed Villain (R005a)
+     "bonus": null,                    # {"action": "Investigate", "value": 1}: +value next turn
+     "trapped": false,                 # this turn is spent escaping a trap
+     "investigate_next": false,        # Investigate allowed this turn by an event or Explore
+     "clue_found": false, "seek_closed": [],   # Seek Information channels closed (R007d 4)
+     "location": null,                 # a note: the last Location visited (null: 221B)
+     "holmes": {"brains": 9, "brawn": 5, "bravery": 7, "traits": {"Aware": 1, ...},
+                "wounded": false, "addiction": 0, "madness": 0},
+     "equipment": ["m415"],            # Traits granted are added to Holmes's
+     "watson": {"brains": 6, ..., "wounded": false, ...},   # null: Watson is dead
+     "watson_here": true,              # false: he went home this case (R009b)
+     "allies": [{"id": "m405", "wounded": false, "addiction": 0, "madness": 0}],
+     "friends": [],                    # permanent companions: {"id", "brains", "brawn",
+                                       #   "bravery", "traits"} (R010)
+     "inspector": {"status": "lestrade", "barred_cases": 0},
+     "gone": [], "dead": [],           # characters who left / were killed this case
+     "visited": [],                    # "once" and "revisit" paragraphs already read
+     "ruled_out": [],                  # Villains that cannot be this case's (e.g. arrested)
+     "outcome": null, "log": []}
+
+``Case`` holds only what the rules need (Health of Holmes, Watson and each Ally as
+``(wounded, addiction, madness)``), so equal situations compare equal for the advisor's
+memo. The record's ``location`` is the player's note of the last Location visited; the
+rules engine does not keep a location between turns (see ``engine``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from deduce.core.errors import InputError
+from deduce.core.names import resolve
+from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.data import Adventure, Data, Sheet
+
+GAME = "detective-story"
+VERSION = 1
+PHASES = ("action", "encounter")
+
+#: outcomes of a case; the first two are wins
+ARRESTED, VILLAIN_KILLED = "arrested", "villain_killed"
+TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST = "time_up", "holmes_wounded", "holmes_killed", "lost"
+WON = (ARRESTED, VILLAIN_KILLED)
+OUTCOMES = (ARRESTED, VILLAIN_KILLED, TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST)
+
+Health = tuple  # (wounded 0/1, addiction level, madness level)
+HEALTHY: Health = (0, 0, 0)
+
+
+class Case(NamedTuple):
+    """What changes during a case (hashable; equal situations are equal tuples)."""
+
+    turn: int
+    sm: int
+    luck: int
+    villain: str | None = None
+    motive: int = -1  # 0-based index in the Villain's motives; -1: not revealed
+    meetings: int = 0  # encounters with the revealed Villain, capped at 2
+    bonus_action: str | None = None
+    bonus: int = 0
+    trapped: bool = False
+    unlock: bool = False  # Investigate allowed this turn
+    clue: bool = False
+    blocked: frozenset = frozenset()
+    holmes: Health = HEALTHY
+    watson: Health | None = HEALTHY
+    allies: tuple = ()  # sorted ((character id, Health), ...)
+    gone: frozenset = frozenset()  # may not join again this case
+    visited: frozenset = frozenset()
+    dead: frozenset = frozenset()  # killed this case ("watson" or character ids)
+    outcome: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def won(self) -> bool:
+        return self.outcome in WON
+
+
+@dataclass
+class Context:
+    """What is fixed for a case: the data, the Adventure, the character sheets."""
+
+    data: Data
+    adventure: Adventure
+    holmes: Sheet  # with the equipment's Traits
+    watson: Sheet | None  # None: Watson is dead (campaign)
+    sheets: dict[str, Sheet]  # character id -> sheet (friends and the Inspector overridden)
+    first_case: bool = True
+    ruled_out: frozenset = frozenset()
+    barred: frozenset = frozenset()  # characters who may not join (R007 5)
+    inspector_replaced: bool = False  # Lestrade is dead: his paragraph is the new Inspector
+    villain_dist: tuple = field(default=())  # ((probability, villain id), ...)
+
+    @property
+    def inspector(self) -> str | None:
+        return self.data.campaign.inspector
+
+    def __post_init__(self):
+        if not self.villain_dist:
+            self.villain_dist = villain_distribution(self.adventure, self.ruled_out)
+        self._traits = lru_cache(maxsize=None)(self._group_traits)
+
+    # -- the group (R004, R005a: Holmes, Watson and the Allies present)
+    def members(self, case: Case) -> list[tuple[str, Sheet, Health]]:
+        out = [("holmes", self.holmes, case.holmes)]
+        if case.watson is not None and self.watson is not None:
+            out.append(("watson", self.watson, case.watson))
+        out += [(cid, self.sheets[cid], h) for cid, h in case.allies]
+        return out
+
+    def _group_traits(self, watson: bool, allies: tuple[str, ...]) -> dict[str, int]:
+        sheets = [self.holmes] + ([self.watson] if watson and self.watson else [])
+        sheets += [self.sheets[c] for c in allies]
+        levels: dict[str, int] = {}
+        for s in sheets:
+            for t, lv in s.traits:
+                levels[t] = levels.get(t, 0) + lv
+        return levels
+
+    def group_trait(self, case: Case, name: str, holmes_only: bool = False) -> int:
+        """Levels of Trait ``name`` in the group (or Holmes's own)."""
+        if name in ("Addiction", "Madness"):
+            i = 1 if name == "Addiction" else 2
+            return sum(h[i] for _, _, h in self.members(case)[: 1 if holmes_only else None])
+        if holmes_only:
+            return self.holmes.trait(name)
+        return self._traits(case.watson is not None, tuple(c for c, _ in case.allies)).get(name, 0)
+
+    def quality(self, sheet: Sheet, health: Health, name: str) -> int:
+        """A Quality as it stands (Wounded: Brawn -2 for the rest of the case, R009b)."""
+        return sheet.quality(name) - (2 if name == "Brawn" and health[0] else 0)
+
+    def group_quality(self, case: Case, name: str) -> int:
+        return sum(self.quality(s, h, name) for _, s, h in self.members(case))
+
+    # -- the Villain
+    def motive_value(self, case: Case) -> int | None:
+        if case.villain is None or case.motive < 0:
+            return None
+        return self.data.villains[case.villain].motives[case.motive].value
+
+    def can_arrest(self, case: Case) -> bool:
+        """R005a: the Villain and Motive are known and SM reaches the Motive value."""
+        value = self.motive_value(case)
+        return value is not None and case.sm >= value
+
+
+def villain_distribution(adventure: Adventure, ruled_out: frozenset) -> tuple:
+    """The Villain line's d6 weighted by faces; faces of ruled-out Villains are rolled again."""
+    faces = [v for v in adventure.line(T.VILLAIN) if v not in ruled_out]
+    if not faces:
+        raise InputError(f"every Villain of {adventure.id} is ruled out", field="ruled_out")
+    counts: dict[str, int] = {}
+    for v in faces:
+        counts[v] = counts.get(v, 0) + 1
+    return tuple((n / len(faces), v) for v, n in counts.items())
+
+
+def merge_traits(base: dict[str, int], grants: list[tuple[str, int]]) -> tuple:
+    levels = dict(base)
+    for t, lv in grants:
+        levels[t] = min(T.MAX_TRAIT, levels.get(t, 0) + lv)
+    return tuple(sorted(levels.items()))
+
+
+# ----------------------------------------------------------------------------- the record
+@dataclass
+class CaseFile:
+    """A loaded record: the context, the case, the phase and the rest of the record."""
+
+    data: Data
+    ctx: Context
+    case: Case
+    phase: str
+    waited: bool
+    record: dict[str, Any]  # the raw record (campaign-level fields are kept from here)
+
+
+class _R:
+    """Field checks of a record, each error naming the file and the field."""
+
+    def __init__(self, raw: dict, where: str):
+        self.raw, self.where = raw, where
+
+    def bad(self, fld: str, message: str) -> InputError:
+        return InputError(f"field '{fld}': {message}", where=self.where, field=fld)
+
+    def get(self, key: str, kind: type, default: Any = ..., table: dict | None = None,
+            prefix: str = "") -> Any:
+        t = self.raw if table is None else table
+        fld = f"{prefix}{key}"
+        if key not in t:
+            if default is ...:
+                raise self.bad(fld, "missing")
+            return default
+        v = t[key]
+        ok = (type(v) is int) if kind is int else isinstance(v, kind)
+        if not ok:
+            raise self.bad(fld, f"expected {kind.__name__}, got {v!r}")
+        return v
+
+    def count(self, key: str, lo: int, hi: int, default: Any = ..., table=None, prefix="") -> int:
+        v = self.get(key, int, default, table, prefix)
+        if not lo <= v <= hi:
+            raise self.bad(f"{prefix}{key}", f"expected {lo}-{hi}, got {v}")
+        return v
+
+    def ids(self, key: str, known: list[str], kind: str, default: Any = ()) -> list[str]:
+        vals = self.get(key, list, list(default))
+        return [resolve(v if isinstance(v, str) else repr(v), known, kind,
+                        where=f"{self.where}: field '{key}[{i}]'") for i, v in enumerate(vals)]
+
+
+_FIELDS = ("game", "version", "data", "campaign", "adventure", "first_case", "seed", "phase",
+           "waited", "turn", "sm", "luck", "villain", "motive", "villain_meetings", "bonus",
+           "trapped", "investigate_next", "clue_found", "seek_closed", "location", "holmes",
+           "equipment", "watson", "watson_here", "allies", "friends", "inspector", "gone",
+           "dead", "visited", "ruled_out", "outcome", "log")
+_MEMBER = ("brains", "brawn", "bravery", "traits", "wounded", "addiction", "madness")
+
+
+def _sheet(r: _R, t: dict, prefix: str, name: str) -> Sheet:
+    q = [r.count(k, 1, 20, table=t, prefix=prefix) for k in ("brains", "brawn", "bravery")]
+    traits = r.get("traits", dict, {}, t, prefix)
+    levels = {}
+    for k, v in traits.items():
+        tn = resolve(k, T.TRAITS, "trait", where=f"{r.where}: field '{prefix}traits.{k}'")
+        if type(v) is not int or not 1 <= v <= T.MAX_TRAIT:
+            raise r.bad(f"{prefix}traits.{k}", f"expected a level 1-{T.MAX_TRAIT}, got {v!r}")
+        levels[tn] = v
+    return Sheet(name, *q, tuple(sorted(levels.items())))
+
+
+def _health(r: _R, t: dict, prefix: str) -> Health:
+    return (int(r.get("wounded", bool, False, t, prefix)),
+            r.count("addiction", 0, T.MAX_TRAIT, 0, t, prefix),
+            r.count("madness", 0, T.MAX_TRAIT, 0, t, prefix))
+
+
+def _member_table(r: _R, key: str, allowed: tuple[str, ...]) -> dict | None:
+    t = r.raw.get(key)
+    if t is None:
+        return None
+    if not isinstance(t, dict):
+        raise r.bad(key, f"expected a table, got {t!r}")
+    for k in t:
+        if k not in allowed:
+            raise r.bad(f"{key}.{k}", f"unknown field; expected one of {', '.join(allowed)}")
+    return t
+
+
+def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
+    """Check a record against ``data`` and build its ``Context`` and ``Case``."""
+    if not isinstance(raw, dict):
+        raise InputError("expected a JSON object (a case record)", where=where)
+    r = _R(raw, where)
+    for k in raw:
+        if k not in _FIELDS:
+            import difflib
+
+            close = difflib.get_close_matches(k, _FIELDS, n=1)
+            raise r.bad(k, "unknown field" + (f"; did you mean '{close[0]}'?" if close else ""))
+    if raw.get("game") != GAME:
+        raise r.bad("game", f"expected {GAME!r}, got {raw.get('game')!r}")
+    if r.get("version", int, VERSION) != VERSION:
+        raise r.bad("version", f"this deduce reads version {VERSION}")
+    camp = r.get("campaign", str, data.campaign.id)
+    if camp != data.campaign.id:
+        raise r.bad("campaign", f"the record is for campaign {camp!r} but the data is "
+                    f"{data.campaign.id!r}; pass --data with its folder")
+    adventure = data.adventure(r.get("adventure", str), where=f"{where}: field 'adventure'")
+    phase = r.get("phase", str, "action")
+    if phase not in PHASES:
+        raise r.bad("phase", f"expected action or encounter, got {phase!r}")
+    villains = list(data.villains)
+    villain = raw.get("villain")
+    if villain is not None:
+        villain = resolve(villain if isinstance(villain, str) else repr(villain), villains,
+                          "villain", where=f"{where}: field 'villain'",
+                          aliases={v.name: k for k, v in data.villains.items()})
+        if villain not in adventure.line(T.VILLAIN):
+            raise r.bad("villain", f"{villain} is not on the Villain line of {adventure.id}")
+    motive = raw.get("motive")
+    if motive is not None:
+        if villain is None:
+            raise r.bad("motive", "a Motive needs a revealed Villain")
+        n = len(data.villains[villain].motives)
+        if type(motive) is not int or not 1 <= motive <= n:
+            raise r.bad("motive", f"expected a Motive number 1-{n}, got {motive!r}")
+    bonus = r.get("bonus", (dict, type(None)), None)
+    bonus_action, bonus_value = None, 0
+    if bonus:
+        bonus_action = resolve(str(bonus.get("action")), [T.ATTEMPT_ARREST, T.INVESTIGATE,
+                                                          T.SEEK, T.RESEARCH],
+                               "action", where=f"{where}: field 'bonus.action'")
+        bonus_value = r.count("value", 1, 12, table=bonus, prefix="bonus.")
+    characters = sorted(p for p, para in data.paragraphs.items() if para.character is not None)
+
+    holmes_t = _member_table(r, "holmes", _MEMBER)
+    if holmes_t is None:
+        raise r.bad("holmes", "missing")
+    holmes_base = _sheet(r, holmes_t, "holmes.", "Sherlock Holmes")
+    if holmes_base.trait("Medicine"):
+        raise r.bad("holmes.traits.Medicine", "Holmes may never have Medicine (R003)")
+    equipment = r.ids("equipment", [p for p, x in data.paragraphs.items() if x.kind == "equipment"],
+                      "equipment")
+    grants = [g for e in equipment for g in data.paragraphs[e].grants]
+    holmes = Sheet("Sherlock Holmes", holmes_base.brains, holmes_base.brawn, holmes_base.bravery,
+                   merge_traits(dict(holmes_base.traits), grants))
+    watson_t = _member_table(r, "watson", _MEMBER)
+    watson_sheet = _sheet(r, watson_t, "watson.", "Dr. John Watson") if watson_t else None
+    watson_here = r.get("watson_here", bool, watson_t is not None)
+    if watson_here and watson_t is None:
+        raise r.bad("watson_here", "Watson is dead (watson is null)")
+
+    sheets = {c: data.paragraphs[c].character for c in characters}
+    friends = r.get("friends", list, [])
+    for i, f in enumerate(friends):
+        if not isinstance(f, dict):
+            raise r.bad(f"friends[{i}]", "expected a table")
+        cid = resolve(str(f.get("id")), characters, "character", where=f"{where}: field 'friends[{i}].id'")
+        sheets[cid] = _sheet(r, f, f"friends[{i}].", sheets[cid].name)
+    insp = r.get("inspector", dict, {"status": "lestrade", "barred_cases": 0})
+    status = insp.get("status", "lestrade")
+    if status not in ("lestrade", "replacement"):
+        raise r.bad("inspector.status", f"expected lestrade or replacement, got {status!r}")
+    barred_cases = r.count("barred_cases", 0, T.INSPECTOR_BAR_CASES, 0, insp, "inspector.")
+    barred = set()
+    if data.campaign.inspector:
+        if status == "replacement":
+            sheets[data.campaign.inspector] = Sheet(
+                "the new Inspector", *T.NEW_INSPECTOR.values(),
+                tuple(sorted(T.NEW_INSPECTOR_TRAITS.items())))
+        if barred_cases:
+            barred.add(data.campaign.inspector)
+
+    allies = []
+    for i, a in enumerate(r.get("allies", list, [])):
+        if not isinstance(a, dict):
+            raise r.bad(f"allies[{i}]", "expected a table such as {\"id\": \"m405\"}")
+        for k in a:
+            if k not in ("id", "wounded", "addiction", "madness"):
+                raise r.bad(f"allies[{i}].{k}", "unknown field")
+        cid = resolve(str(a.get("id")), characters, "character",
+                      where=f"{where}: field 'allies[{i}].id'",
+                      aliases={s.name: c for c, s in sheets.items()})
+        if not sheets[cid].friendly:
+            raise r.bad(f"allies[{i}].id", f"{cid} ({sheets[cid].name}) is not friendly")
+        allies.append((cid, _health(r, a, f"allies[{i}].")))
+    if len({c for c, _ in allies}) != len(allies):
+        raise r.bad("allies", "an Ally is listed twice")
+    paragraphs = list(data.paragraphs)
+    location = r.get("location", (str, type(None)), None)
+    if location is not None and location not in data.paragraphs:
+        raise r.bad("location", f"unknown paragraph {location!r}")
+    case = Case(
+        turn=r.count("turn", 1, T.TURNS),
+        sm=r.count("sm", 0, 99),
+        luck=r.count("luck", 0, 99),
+        villain=villain,
+        motive=motive - 1 if motive is not None else -1,
+        meetings=r.count("villain_meetings", 0, 99, 0) if villain else 0,
+        bonus_action=bonus_action,
+        bonus=bonus_value,
+        trapped=r.get("trapped", bool, False),
+        unlock=r.get("investigate_next", bool, False),
+        clue=r.get("clue_found", bool, False),
+        blocked=frozenset(resolve(str(c), T.SEEK_CHANNELS, "channel",
+                                  where=f"{where}: field 'seek_closed[{i}]'")
+                          for i, c in enumerate(r.get("seek_closed", list, []))),
+        holmes=_health(r, holmes_t, "holmes."),
+        watson=_health(r, watson_t, "watson.") if watson_here else None,
+        allies=tuple(sorted(allies)),
+        gone=frozenset(r.ids("gone", characters, "character")),
+        visited=frozenset(r.ids("visited", paragraphs, "paragraph")),
+        dead=frozenset(r.ids("dead", characters + ["watson"], "character")),
+        outcome=_outcome(r),
+    )
+    case = case._replace(meetings=min(case.meetings, 2))
+    ruled_out = frozenset(r.ids("ruled_out", villains, "villain"))
+    if villain in ruled_out:
+        raise r.bad("ruled_out", f"{villain} is this case's revealed Villain")
+    try:
+        ctx = Context(data, adventure, holmes, watson_sheet, sheets,
+                      r.get("first_case", bool, True), ruled_out, frozenset(barred),
+                      status == "replacement")
+    except InputError as exc:
+        raise InputError(str(exc), where=where, field="ruled_out") from None
+    return CaseFile(data, ctx, case, phase, r.get("waited", bool, False) if phase == "encounter"
+                    else False, raw)
+
+
+def _outcome(r: _R) -> str | None:
+    v = r.raw.get("outcome")
+    if v is not None and v not in OUTCOMES:
+        raise r.bad("outcome", f"expected null or one of {', '.join(OUTCOMES)}, got {v!r}")
+    return v
+
+
+def case_to_record(cf: CaseFile, case: Case, phase: str = "action", waited: bool = False,
+                   location: str | None = ..., log: list | None = None) -> dict:
+    """The record of ``case`` (campaign-level fields copied from ``cf.record``)."""
+    rec = dict(cf.record)
+
+    def member(h: Health, base: dict) -> dict:
+        out = {k: base[k] for k in ("brains", "brawn", "bravery", "traits") if k in base}
+        out.update(wounded=bool(h[0]), addiction=h[1], madness=h[2])
+        return out
+
+    rec.update(
+        phase=phase, waited=waited if phase == "encounter" else False,
+        turn=min(case.turn, T.TURNS), sm=case.sm, luck=case.luck, villain=case.villain,
+        motive=case.motive + 1 if case.motive >= 0 else None,
+        villain_meetings=case.meetings,
+        bonus={"action": case.bonus_action, "value": case.bonus} if case.bonus_action else None,
+        trapped=case.trapped, investigate_next=case.unlock, clue_found=case.clue,
+        seek_closed=sorted(case.blocked),
+        holmes=member(case.holmes, cf.record["holmes"]),
+        watson=(None if cf.record.get("watson") is None or "watson" in case.dead else
+                member(case.watson or HEALTHY, cf.record["watson"])),
+        watson_here=case.watson is not None,
+        allies=[{"id": c, "wounded": bool(h[0]), "addiction": h[1], "madness": h[2]}
+                for c, h in case.allies],
+        gone=sorted(case.gone), dead=sorted(case.dead), visited=sorted(case.visited),
+        outcome=case.outcome,
+    )
+    if location is not ...:
+        rec["location"] = location
+    if log is not None:
+        rec["log"] = list(cf.record.get("log", [])) + log
+    return rec
