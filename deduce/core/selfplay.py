@@ -79,8 +79,8 @@ def run_games(play_one: Callable[[Any], Result], specs: Sequence[Any],
               progress: Callable[[int], None] | None = None,
               chunksize: int | None = None) -> list[Result]:
     """``[play_one(s) for s in specs]``, on ``executor`` if given; ``progress(k)`` after every
-    ``k`` games finished. Games are sent in chunks (``chunksize``, default about 1/8 of the
-    games per worker-sized share, at most 16) to keep the overhead per game small."""
+    ``k`` games finished. Games go to the executor in chunks of ``chunksize`` (default
+    ``len(specs) // 64``, between 1 and 16) to keep the overhead per game small."""
     specs = list(specs)
     if executor is None:
         results = []

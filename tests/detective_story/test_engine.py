@@ -24,7 +24,7 @@ from deduce.models.detective_story.campaign import (
     spend_trait,
 )
 from deduce.models.detective_story.state import case_to_record
-from deduce.models.detective_story.worlds import play_case
+from deduce.models.detective_story.worlds import Sampler, play_case
 
 from .conftest import fresh, load_case
 
@@ -242,3 +242,31 @@ def test_friends_and_record_round_trip(shipped):
     assert cf2.case.allies == (("m404", (0, 0, 0)),) and cf2.ctx.sheets["m404"].brawn == 8
     again = load_case(shipped, case_to_record(cf2, cf2.case))
     assert again.case == cf2.case
+
+
+def test_generic_combat_effect(tmp_path):
+    """A ``combat`` effect: won -> its win effects (+1 SM); lost -> our fighter is Wounded
+    and the lose effects apply (-1 Luck); played with seeded dice and the greedy fighter."""
+    from deduce.models.detective_story.data import load_campaign
+
+    from .conftest import TINY, write_campaign
+
+    files = dict(TINY)
+    files["memoirs.toml"] = files["memoirs.toml"].replace(
+        'title = "Notes"\neffects = [{ sm = 1 }]',
+        'title = "Notes"\neffects = [{ combat = { name = "Knuckle-man", brawn = 7 }, '
+        'win = [{ sm = 1 }], lose = [{ luck = -1 }] }]')
+    data = load_campaign(write_campaign(tmp_path / "fight", files))
+    cf = fresh(data, sm=0, luck=3)
+    seen = defaultdict(int)
+    for seed in range(300):
+        w = Sampler(random.Random(seed), make_policy("greedy"), cf.ctx, log=True)
+        end = E.read(w, cf.ctx, cf.case, "m450", lambda w, c: c)
+        assert any(line == "combat with Knuckle-man" for line in w.log)
+        if end.sm == 1:
+            seen["won"] += 1
+            assert end.luck == 3
+        else:
+            seen["lost"] += 1
+            assert end.luck == 2 and (end.watson[0] or end.holmes[0])
+    assert seen["won"] > 100 and seen["lost"] > 20

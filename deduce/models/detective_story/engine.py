@@ -41,10 +41,10 @@ Decisions where the rulebook is silent or ambiguous (also in the README):
 - Seek Information needs the Motive unrevealed and (a Clue event or the Villain revealed).
   It is one Action; the +1 comes from one channel Trait the group has and has not closed
   (the first in the rulebook's order: Charisma, Disguise, Thief, History); a 4 closes the
-  Trait used ("you may not Seek Information using the chosen Trait again"), if any. The +1 bonuses of
-  Investigate 7, Seek Information 7, Research 8-9 and Attempt Arrest 12 apply to the same Action next turn only,
-  and grow by 1 if the same row comes up again; Investigate allowed by Explore 9-10 or an
-  event applies to next turn only.
+  Trait used ("you may not Seek Information using the chosen Trait again"), if any.
+- The +1 of Investigate 7, Seek Information 7, Research 8-9 and Attempt Arrest 12 applies
+  to the same Action next turn only and grows by 1 if the same row comes up again;
+  Investigate allowed by Explore 9-10 or an event applies to next turn only.
 - Locations are visited, not stayed at: Holmes works from 221B Baker Street and each
   Location event is a visit within the turn, so Investigate 8 is always a Location event
   (the group is never "at a Location other than 221B" when it Investigates). Keeping a
@@ -57,8 +57,9 @@ Decisions where the rulebook is silent or ambiguous (also in the README):
   fought), and if all fail the Villain's ``escape`` effects apply. Deduction succeeds if
   Holmes's Brains + SM > 2d6 + the Villain's Brains.
 - Combat (``combat.py``): see there. The advisor and the bots send Holmes or Watson to
-  face the one opponent (R009a lets the player pick who fights; Allies watch). A wounded opponent ends the fight; a Villain in an
-  option 3 fight is arrested when Wounded or worse (killed: the case is won, no arrest);
+  face the one opponent (R009a lets the player pick who fights; Allies watch). A wounded
+  opponent ends the fight; a Villain in an option 3 fight is arrested when Wounded or
+  worse (killed: the case is won, no arrest);
   killing an unfriendly character costs 1 Luck and the case goes on. The Wounded -2 is the
   strike modifier and the Brawn band uses unwounded Brawn (not counted twice).
 - A Villain killed counts as a won case ("ends successfully"), like an arrest.

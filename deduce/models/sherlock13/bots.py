@@ -335,9 +335,15 @@ class InfoGainBot(Bot):
         W = 1 / (1 + exp(-(bias - k_certain * sum(certain) - k_top * max(top))))
 
     fitted (logistic regression) on 4,995 forced waits of 4-player standard games against
-    three trackers. With 2 players (no such view) ``W`` is ``two_player_threshold``.
-    ``threshold`` accuses whatever W says once the top suspect reaches it (1: only when
-    certain; also a plain threshold bot with ``use_views=False``).
+    three trackers (refitting on this policy's own games changed nothing measurable). With
+    2 players (no such view) ``W`` is ``two_player_threshold``. ``threshold`` accuses
+    whatever W says once the top suspect reaches it (1: only when certain; with
+    ``use_views=False`` a plain threshold bot).
+
+    Win shares measured (4 players, standard, vs three trackers, 4,000 games, seats
+    rotating; fair share 25%): accusing only when certain 25.6%; at a fixed 35% threshold
+    41.5% (43.7% asking counts only); with W 46.8%. An oracle that knows the opponents'
+    real analyses reaches 51.8%: the rest of the edge is in reading the opponents better.
     """
 
     name: str = "infogain"
@@ -347,7 +353,7 @@ class InfoGainBot(Bot):
     k_certain: float = 2.10
     k_top: float = 2.10
     floor: float = 0.10
-    two_player_threshold: float = 0.5
+    two_player_threshold: float = 0.6
     raise_penalty: float = 10.0
 
     def choose(self, record: Record, rng: random.Random) -> Action:
@@ -373,7 +379,7 @@ class InfoGainBot(Bot):
         if d.p_top >= _sigmoid(self.bias):  # W never exceeds this: no need to look
             return 0.0
         views = opponent_views(d.record)
-        if views is None:
+        if not views:
             return self.two_player_threshold if d.record.n == 2 else 1.0
         z = (self.bias - self.k_certain * sum(v.certain for v in views.values())
              - self.k_top * max(v.top for v in views.values()))
