@@ -19,6 +19,9 @@ def cli() -> None:
       deduce s13 why game.json moriarty    why is Moriarty ruled out (or how he can be it)
       deduce s13 table game.json           enter answers live at the table
       deduce s13 selfplay --players 4 --bots infogain,random,random,random --games 200
+      deduce case solve zebra              solve a shipped logic-grid case
+      deduce case explain lantern-street   step-by-step derivation a teacher can show
+      deduce story advise case.json        Detective Story: the Action most likely to arrest
     """
 
 
