@@ -11,17 +11,8 @@ from itertools import combinations, permutations
 
 from deduce.core.errors import InputError
 from deduce.models.sherlock13.cards import HAND_SIZE, N_CARDS
-from deduce.models.sherlock13.rules import (
-    Accuse,
-    AccuseEvent,
-    Count,
-    CountEvent,
-    Exchange,
-    ExchangeEvent,
-    Raise,
-    RaiseEvent,
-    State,
-)
+from deduce.models.sherlock13.record import action_of
+from deduce.models.sherlock13.rules import Accuse, ExchangeEvent, State
 
 
 def random_game(n: int, variant: str, seed: int, max_events: int = 12,
@@ -38,16 +29,6 @@ def random_game(n: int, variant: str, seed: int, max_events: int = 12,
         else:
             st.apply(rng.choice(others))
     return st
-
-
-def action_of(event):
-    if isinstance(event, RaiseEvent):
-        return Raise(event.icon)
-    if isinstance(event, CountEvent):
-        return Count(event.target, event.icon)
-    if isinstance(event, AccuseEvent):
-        return Accuse(event.suspect)
-    return Exchange(event.side, event.revealed)
 
 
 def _seen(event, viewer):

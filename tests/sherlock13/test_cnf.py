@@ -16,7 +16,7 @@ import pytest
 from deduce.core.errors import InputError
 from deduce.models.sherlock13.cards import HAND_SIZE, N_CARDS, suspect_index
 from deduce.models.sherlock13.cnf import RecordCNF
-from deduce.models.sherlock13.record import Record, parse_record
+from deduce.models.sherlock13.record import Record, action_of, parse_record
 from deduce.models.sherlock13.rules import (
     SIDES,
     Accuse,
@@ -59,16 +59,6 @@ def accuse(actor, suspect, correct=False):
     return {"actor": actor, "action": "accuse", "suspect": suspect, "correct": correct}
 
 
-def _action(event):
-    if isinstance(event, RaiseEvent):
-        return Raise(event.icon)
-    if isinstance(event, CountEvent):
-        return Count(event.target, event.icon)
-    if isinstance(event, AccuseEvent):
-        return Accuse(event.suspect)
-    return Exchange(event.side, event.revealed)
-
-
 def _same(replayed, recorded, me: int, seats) -> bool:
     """Whether a replayed event gives the recorded answer, as far as ``seats`` answer.
 
@@ -92,7 +82,7 @@ def fits(world: dict, record: Record, seats=None) -> bool:
     state = State.from_deal(record.variant, hands, world["criminal"], world.get("sides"))
     for recorded in record.events:
         try:
-            replayed = state.apply(_action(recorded))
+            replayed = state.apply(action_of(recorded))
         except InputError:  # an exchange revealing a card not in the hand
             return False
         if not _same(replayed, recorded, record.me, seats):

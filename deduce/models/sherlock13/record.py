@@ -151,7 +151,7 @@ class Record:
         where = f"{self.source}: event {index}"
         turns = self.turns
         try:
-            check_action_shape(_as_action(event), self.n, event.actor, turns)
+            check_action_shape(action_of(event), self.n, event.actor, turns)
         except InputError as exc:
             if event.actor != turns.current and not turns.over:
                 raise InputError(
@@ -208,7 +208,8 @@ class Record:
         write_json_atomic(path, self.to_json())
 
 
-def _as_action(event: Event):
+def action_of(event: Event):
+    """The action that produced ``event`` (the question without its answer)."""
     if isinstance(event, RaiseEvent):
         return Raise(event.icon)
     if isinstance(event, CountEvent):
