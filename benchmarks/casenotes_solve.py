@@ -15,7 +15,6 @@ and the full time is extrapolated (marked "est."); ``--full`` runs it all once (
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import statistics
 import sys
@@ -35,21 +34,11 @@ CASES = ["lantern-street", "kew-orchid", "half-moon-mews", "zebra"]
 FULL_MAX = 2_000_000
 
 
-def _uses(e, kinds) -> bool:
-    if isinstance(e, kinds):
-        return True
-    if dataclasses.is_dataclass(e):
-        return any(_uses(getattr(e, f.name), kinds) for f in dataclasses.fields(e))
-    if isinstance(e, tuple):
-        return any(_uses(x, kinds) for x in e)
-    return False
-
-
 def brute_force(case, max_grids: int | None = None) -> tuple[int, int]:
     """(solutions found, grids visited) over the first ``max_grids`` grids (all if None)."""
     s = case.schema
     exprs = [n.expr for n in case.notes]
-    level = [2 if _uses(e, (R.URow, R.UFree)) else 1 if _uses(e, R.AttrOf) else 0 for e in exprs]
+    level = [2 if R.uses(e, (R.URow, R.UFree)) else 1 if R.uses(e, R.AttrOf) else 0 for e in exprs]
     grid_notes = [e for e, lv in zip(exprs, level) if lv == 0]
     attr_notes = [e for e, lv in zip(exprs, level) if lv == 1]
     unk_notes = [e for e, lv in zip(exprs, level) if lv == 2]

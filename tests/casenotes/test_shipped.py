@@ -3,7 +3,6 @@ against an itertools brute force (evaluate.py on every candidate, no solver)."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 import pytest
@@ -55,22 +54,12 @@ def test_case_answers():
     assert r.answers == [["Bellerophon"], [3], ["Barnaby Cole"], ["a bookmaker"]]
 
 
-def _uses(e, kinds) -> bool:
-    if isinstance(e, kinds):
-        return True
-    if dataclasses.is_dataclass(e):
-        return any(_uses(getattr(e, f.name), kinds) for f in dataclasses.fields(e))
-    if isinstance(e, tuple):
-        return any(_uses(x, kinds) for x in e)
-    return False
-
-
 def brute_force_count(case, notes) -> int:
     """Complete solutions by itertools: grids, then attributes, then unknowns, each level
     checking the notes that only use what is fixed so far."""
     s = case.schema
     exprs = [case.notes[i].expr for i in notes]
-    level = [2 if _uses(e, (R.URow, R.UFree)) else 1 if _uses(e, R.AttrOf) else 0 for e in exprs]
+    level = [2 if R.uses(e, (R.URow, R.UFree)) else 1 if R.uses(e, R.AttrOf) else 0 for e in exprs]
     n, cats = s.size, s.cat_names
     perms = list(itertools.permutations(range(n)))
     attr_space = list(itertools.product(*[itertools.product(a.values, repeat=n)

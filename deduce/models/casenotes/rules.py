@@ -32,6 +32,7 @@ conditions; ``*`` and unary ``-`` are allowed in arithmetic.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
 import itertools
 import warnings
@@ -258,6 +259,17 @@ class _Str(Expr):
     text: str
     col: int = 0
     kind: ClassVar[str] = "str"
+
+
+def uses(e, kinds) -> bool:
+    """Does expression ``e`` contain a node of one of ``kinds`` (a type or tuple of types)?"""
+    if isinstance(e, kinds):
+        return True
+    if dataclasses.is_dataclass(e):
+        return any(uses(getattr(e, f.name), kinds) for f in dataclasses.fields(e))
+    if isinstance(e, tuple):
+        return any(uses(x, kinds) for x in e)
+    return False
 
 
 def anchor(row: Expr) -> str:
