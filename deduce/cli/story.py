@@ -26,6 +26,12 @@ def story() -> None:
       deduce story advise case.json --roll investigate=7
       deduce story selfplay --policy greedy --cases 2000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
+
+    \b
+    Between cases (a campaign):
+      deduce story end case.json
+      deduce story spend quality case.json --quality Brains
+      deduce story next case.json --adventure a002 --seed 8
     """
 
 
@@ -35,6 +41,12 @@ def _load(record_file: str, data_dir: str | None):
     from deduce.models.detective_story.state import parse_record
 
     raw = read_json(record_file)
+    if isinstance(raw, dict) and raw.get("phase") == "between":
+        from deduce.core.errors import InputError
+
+        raise InputError("field 'phase': the record is between cases (its case was closed by "
+                         "'deduce story end'): spend its SM with 'deduce story spend' or start "
+                         "the next case with 'deduce story next'", where=record_file, field="phase")
     folder = data_dir or (raw.get("data") if isinstance(raw, dict) else None)
     data = load_campaign(folder)
     return parse_record(raw, record_file, data)
@@ -364,3 +376,398 @@ def _progress(total: int):
             yield lambda k: p.advance(task, k)
 
     return bar()
+
+
+# ----------------------------------------------------------------------------- between cases
+def _seed(seed: int | None) -> int:
+    """The seed given, or a fresh one (echoed, so the dice can be replayed)."""
+    import random
+
+    return seed if seed is not None else random.SystemRandom().randrange(2**31)
+
+
+def _at(record_file: str, exc, fields: dict | None = None):
+    """A model error, which names only its field, re-raised naming FILE and the record field
+    (or the option at fault, for a field mapped to ``--option``)."""
+    from deduce.core.errors import InputError
+
+    if exc.where:
+        return exc
+    fld = (fields or {}).get(exc.field, exc.field)
+    if fld and fld.startswith("--"):
+        return InputError(str(exc), where=fld, field=fld)
+    return InputError(f"field '{fld}': {exc}" if fld else str(exc), where=record_file, field=fld)
+
+
+def _load_between(record_file: str, data_dir: str | None):
+    """The raw record between cases in FILE and its campaign data (both checked)."""
+    from deduce.core.records import read_json
+    from deduce.models.detective_story.campaign import check_between
+    from deduce.models.detective_story.data import load_campaign
+
+    raw = read_json(record_file)
+    data = load_campaign(data_dir or (raw.get("data") if isinstance(raw, dict) else None))
+    _warn(data)
+    return check_between(raw, record_file, data), data
+
+
+_LOSS_TEXT = {"holmes_killed": "Holmes is killed",
+              "watson_killed": "Watson is killed",
+              "lestrade_killed": "the Inspector is killed",
+              "nothing": "no further effect"}
+
+
+@story.command()
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--time-up", is_flag=True,
+              help="Turn 12 has been played without an arrest: close the case as lost "
+                   "(outcome time_up, R007). Only for a record at turn 12 with no outcome.")
+@click.option("--seed", type=int, help="Seed for the loss table's 1d6 (default: a fresh one, "
+                                       "echoed).")
+@_DATA
+@_JSON
+@reports_errors
+def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
+    """Close the finished case in FILE (its outcome set) and rewrite FILE (atomically) as
+    the record between cases: won, the case's SM is added to Luck and stays to be spent
+    (R010); lost, all SM and half the Luck (rounded up) are lost, and with neither left the
+    1d6 loss table is rolled (R007). A case still running is refused (exit 2).
+
+    JSON keys: file, adventure, outcome (the case's), won, sm_at_end, sm_to_spend,
+    luck_at_end, luck_next (Luck for the next case), loss_roll (null or {"die", "result"}:
+    holmes_killed, watson_killed, lestrade_killed, nothing), game_over, watson_alive,
+    inspector, ruled_out, seed.
+
+    \b
+    Examples:
+      deduce story end case.json
+      deduce story end case.json --time-up --seed 3 --json
+    """
+    import random
+
+    from deduce.core.errors import InputError
+    from deduce.core.records import write_json_atomic
+    from deduce.models.detective_story.campaign import close_case, game_over
+    from deduce.models.detective_story.state import TIME_UP
+
+    cf = _load(record_file, data_dir)
+    _warn(cf.data)
+    case = cf.case
+    if time_up:
+        if case.over:
+            raise InputError(f"the case is already over ({case.outcome})", where="--time-up")
+        if case.turn != 12:
+            raise InputError(f"the record is at turn {case.turn}: a case runs to the end of "
+                             "turn 12 (R007)", where="--time-up")
+        case = case._replace(outcome=TIME_UP)
+    elif not case.over:
+        raise InputError(f"field 'outcome': the case is still running (turn {case.turn}, "
+                         f"phase {cf.phase}); close it once it is over (outcome set), or with "
+                         "--time-up once turn 12 is played without an arrest",
+                         where=record_file, field="outcome")
+    seed = _seed(seed)
+    try:
+        rec, roll = close_case(cf, case, random.Random(seed))
+    except InputError as exc:
+        raise _at(record_file, exc) from None
+    write_json_atomic(record_file, rec)
+    summary = {
+        "file": record_file, "adventure": rec["adventure"], "outcome": case.outcome,
+        "won": case.won, "sm_at_end": case.sm, "sm_to_spend": rec["sm"],
+        "luck_at_end": case.luck, "luck_next": rec["luck"],
+        "loss_roll": {"die": roll[0], "result": roll[1]} if roll else None,
+        "game_over": game_over(rec), "watson_alive": rec.get("watson") is not None,
+        "inspector": rec["inspector"], "ruled_out": rec.get("ruled_out", []), "seed": seed,
+    }
+    if as_json:
+        print_json(summary)
+        return
+    adv = cf.ctx.adventure
+    out.print(f"[bold]{record_file}[/]: {adv.id} {adv.name} closed: {case.outcome} "
+              f"({'won' if case.won else 'lost'})")
+    if case.won:
+        out.print(f"  Luck {case.luck} + SM {case.sm} = {rec['luck']} for the next case (R010); "
+                  f"{rec['sm']} SM to spend")
+    elif case.outcome != "holmes_killed":
+        out.print(f"  SM {case.sm} lost; Luck {case.luck} -> {rec['luck']} (half lost, rounded "
+                  "up, R007)")
+    if roll:
+        out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: {_LOSS_TEXT[roll[1]]} "
+                  f"(seed {seed})")
+    if summary["game_over"]:
+        out.print("  [red bold]the game is over[/]: Holmes is dead")
+    else:
+        out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then "
+                  f"'deduce story next {record_file} --adventure ID'")
+
+
+@story.group()
+def spend() -> None:
+    """Spend the SM of a closed case (R010); FILE is rewritten atomically, and a purchase
+    that is not affordable or not allowed changes nothing (exit 2).
+
+    \b
+    Costs:
+      quality    +1 to a Quality: half its value, rounded up (at most +4 in a campaign)
+      trait      a new Trait 3, level 1->2 4, 2->3 6 (never above 3; Holmes never Medicine)
+      equipment  5: roll 1d6 on the equipment line
+      friend     6: a surviving Ally becomes a Friend, +4 split over the Qualities, Aware
+                 (at most 3 Friends)
+
+    JSON keys of every purchase: file, bought, what, cost, sm_before, sm_left, and the
+    purchase's own (see each command).
+
+    \b
+    Examples:
+      deduce story spend quality case.json --quality Brains
+      deduce story spend trait case.json --who watson --trait Tracking
+      deduce story spend equipment case.json --seed 4
+      deduce story spend friend case.json --ally m404 --split 1,2,1
+    """
+
+
+def _spent(record_file: str, before: dict, after: dict, bought: str, what: str,
+           as_json: bool, **extra) -> None:
+    from deduce.core.records import write_json_atomic
+
+    write_json_atomic(record_file, after)
+    doc = {"file": record_file, "bought": bought, "what": what,
+           "cost": before["sm"] - after["sm"], "sm_before": before["sm"], "sm_left": after["sm"],
+           **extra}
+    if as_json:
+        print_json(doc)
+    else:
+        out.print(f"[bold]{record_file}[/]: {what} for {doc['cost']} SM; {doc['sm_left']} SM left")
+
+
+_WHO = click.option("--who", type=click.Choice(["holmes", "watson"], case_sensitive=False),
+                    default="holmes", show_default=True)
+
+
+@spend.command(name="quality")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@_WHO
+@click.option("--quality", required=True, help="Brains, Brawn or Bravery.")
+@_DATA
+@_JSON
+@reports_errors
+def spend_quality(record_file: str, who: str, quality: str, data_dir, as_json: bool) -> None:
+    """+1 to a Quality of Holmes or Watson for half its value in SM, rounded up.
+
+    JSON: also who, quality, from, to.
+
+    \b
+    Example:
+      deduce story spend quality case.json --quality Brains
+    """
+    from deduce.core.errors import InputError
+    from deduce.core.names import resolve
+    from deduce.models.detective_story import campaign as C
+    from deduce.models.detective_story import tables as T
+
+    raw, _ = _load_between(record_file, data_dir)
+    who = who.lower()
+    name = resolve(quality, T.QUALITIES, "quality", where="--quality")
+    try:
+        after = C.spend_quality(raw, who, name)
+    except InputError as exc:
+        raise _at(record_file, exc, {"quality": f"{who}.{name.lower()}", "who": who}) from None
+    q = name.lower()
+    _spent(record_file, raw, after, "quality",
+           f"{who.capitalize()} {name} {raw[who][q]} -> {after[who][q]}", as_json,
+           who=who, quality=name, **{"from": raw[who][q], "to": after[who][q]})
+
+
+@spend.command(name="trait")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@_WHO
+@click.option("--trait", required=True, help="The Trait to gain or raise by one level.")
+@_DATA
+@_JSON
+@reports_errors
+def spend_trait(record_file: str, who: str, trait: str, data_dir, as_json: bool) -> None:
+    """Gain a Trait (3 SM) or raise it one level (1->2: 4 SM, 2->3: 6 SM).
+
+    JSON: also who, trait, from, to (levels; 0: not held).
+
+    \b
+    Example:
+      deduce story spend trait case.json --who watson --trait Tracking
+    """
+    from deduce.core.errors import InputError
+    from deduce.core.names import resolve
+    from deduce.models.detective_story import campaign as C
+    from deduce.models.detective_story import tables as T
+
+    raw, _ = _load_between(record_file, data_dir)
+    who = who.lower()
+    name = resolve(trait, T.TRAITS, "trait", where="--trait")
+    try:
+        after = C.spend_trait(raw, who, name)
+    except InputError as exc:
+        raise _at(record_file, exc, {"trait": f"{who}.traits", "who": who}) from None
+    lv = raw[who]["traits"].get(name, 0)
+    _spent(record_file, raw, after, "trait", f"{who.capitalize()} {name} {lv} -> {lv + 1}",
+           as_json, who=who, trait=name, **{"from": lv, "to": lv + 1})
+
+
+@spend.command(name="equipment")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--seed", type=int, help="Seed for the 1d6 (default: a fresh one, echoed).")
+@_DATA
+@_JSON
+@reports_errors
+def spend_equipment(record_file: str, seed, data_dir, as_json: bool) -> None:
+    """5 SM: roll 1d6 on the campaign's equipment line; Holmes gains its Traits.
+
+    JSON: also equipment (paragraph id), title, seed.
+
+    \b
+    Example:
+      deduce story spend equipment case.json --seed 4
+    """
+    import random
+
+    from deduce.core.errors import InputError
+    from deduce.models.detective_story import campaign as C
+
+    raw, data = _load_between(record_file, data_dir)
+    seed = _seed(seed)
+    try:
+        after = C.spend_equipment(raw, data, random.Random(seed))
+    except InputError as exc:
+        raise _at(record_file, exc) from None
+    got = after["equipment"][-1]
+    title = data.paragraphs[got].title
+    _spent(record_file, raw, after, "equipment", f"equipment {got} {title} (seed {seed})",
+           as_json, equipment=got, title=title, seed=seed)
+
+
+def _parse_split(text: str) -> tuple[int, int, int]:
+    from deduce.core.errors import InputError
+    from deduce.models.detective_story import tables as T
+
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise InputError(f"expected BRAINS,BRAWN,BRAVERY such as 2,1,1, got {text!r}",
+                         where="--split")
+    split = tuple(int(p) for p in parts)
+    if sum(split) != T.FRIEND_QUALITY_POINTS:
+        raise InputError(f"the points must add up to {T.FRIEND_QUALITY_POINTS}, got {sum(split)}",
+                         where="--split")
+    return split
+
+
+@spend.command(name="friend")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--ally", required=True, help="The surviving Ally (paragraph id or name).")
+@click.option("--split", "split_text", required=True, metavar="B,BR,BV",
+              help="The +4 over Brains, Brawn, Bravery, e.g. 2,1,1.")
+@click.option("--replace", help="With 3 Friends already: the Friend the new one replaces.")
+@_DATA
+@_JSON
+@reports_errors
+def spend_friend(record_file: str, ally: str, split_text: str, replace, data_dir,
+                 as_json: bool) -> None:
+    """6 SM: a surviving Ally of the case becomes a Friend, who joins every later case:
+    +4 to the Qualities as split, and Aware if missing. At most 3 Friends; Watson is not
+    one of them.
+
+    JSON: also friend (id, name, brains, brawn, bravery, traits), replaced (id or null).
+
+    \b
+    Example:
+      deduce story spend friend case.json --ally m404 --split 1,2,1
+    """
+    from deduce.core.errors import InputError
+    from deduce.core.names import resolve
+    from deduce.models.detective_story import campaign as C
+
+    raw, data = _load_between(record_file, data_dir)
+    split = _parse_split(split_text)
+    allies = [a["id"] for a in raw.get("allies", [])]
+    if not allies:
+        raise InputError("field 'allies': no Ally was with Holmes at the end of the case",
+                         where=record_file, field="allies")
+
+    def name(cid: str) -> str:
+        return data.paragraphs[cid].character.name
+
+    def pick(text: str, ids: list[str], kind: str, where: str) -> str:
+        """An id from ``ids`` named by its id or its character's name."""
+        by_name = {name(c): c for c in ids}
+        hit = resolve(text, ids + [n for n in by_name if n not in ids], kind, where=where)
+        return by_name.get(hit, hit)
+
+    cid = pick(ally, allies, "surviving Ally", "--ally")
+    friends = [f["id"] for f in raw.get("friends", [])]
+    if replace is not None and friends:
+        replace = pick(replace, friends, "Friend", "--replace")
+    try:
+        after = C.spend_friend(raw, data, cid, split, replace)
+    except InputError as exc:
+        raise _at(record_file, exc, {"friend": "friends", "replace": "--replace",
+                                     "split": "--split"}) from None
+    sheet = dict(after["friends"][-1], name=name(cid))
+    what = f"{sheet['name']} ({cid}) a Friend" + (f" in place of {replace}" if replace else "")
+    _spent(record_file, raw, after, "friend", what, as_json, friend=sheet, replaced=replace)
+
+
+@story.command(name="next")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--adventure", required=True, help="The next case's Adventure (id or name).")
+@click.option("--seed", type=int, help="Seed for the dice of the Adventure's start rules "
+                                       "(default: a fresh one, echoed and kept in the record).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False),
+              help="Write the new case here and leave FILE as it is (default: rewrite FILE).")
+@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@_DATA
+@_JSON
+@reports_errors
+def next_(record_file: str, adventure: str, seed, out_file, force, data_dir,
+          as_json: bool) -> None:
+    """Start the next case from the record between cases in FILE: turn 1, at most 1 SM
+    carried over (R001; the rest is lost), Luck kept, wounds, Addiction and Madness healed,
+    Friends along as Allies. FILE is rewritten atomically, or with --out the new case goes
+    to another file and FILE keeps the record between cases. Refused (exit 2) when the game
+    is over or FILE is not between cases.
+
+    JSON keys: file (the record written), from, adventure, name, turn, sm, sm_forfeited,
+    luck, watson_alive, friends, equipment, seed.
+
+    \b
+    Examples:
+      deduce story next case.json --adventure a002 --seed 8
+      deduce story next case.json --adventure saltmarsh --out case2.json --json
+    """
+    from pathlib import Path
+
+    from deduce.core.errors import InputError
+    from deduce.core.records import write_json_atomic
+    from deduce.models.detective_story.campaign import next_record
+
+    raw, data = _load_between(record_file, data_dir)
+    adv = data.adventure(adventure, where="--adventure")
+    target = out_file or record_file
+    if out_file and Path(out_file).exists() and not force:
+        raise InputError("file exists (use --force to overwrite)", where=out_file)
+    seed = _seed(seed)
+    try:
+        rec = next_record(raw, data, adv.id, seed)
+    except InputError as exc:
+        raise _at(record_file, exc) from None
+    if data_dir:
+        rec["data"] = str(Path(data_dir).resolve())
+    write_json_atomic(target, rec)
+    doc = {"file": target, "from": record_file, "adventure": adv.id, "name": adv.name,
+           "turn": rec["turn"], "sm": rec["sm"], "sm_forfeited": raw["sm"] - rec["sm"],
+           "luck": rec["luck"], "watson_alive": rec.get("watson") is not None,
+           "friends": [f["id"] for f in rec.get("friends", [])],
+           "equipment": rec.get("equipment", []), "seed": seed}
+    if as_json:
+        print_json(doc)
+        return
+    lost = f" ({doc['sm_forfeited']} unspent SM lost, R001)" if doc["sm_forfeited"] else ""
+    party = ", ".join((["Watson"] if doc["watson_alive"] else []) + doc["friends"]) or "alone"
+    out.print(f"[bold]{target}[/]: {adv.id} {adv.name}, turn 1, SM {rec['sm']}{lost}, Luck "
+              f"{rec['luck']}, with {party}, seed {seed}")

@@ -2,14 +2,21 @@
 R010 Luck) and spending Solve Modifier points between cases (R010).
 
 Records are the ``state`` JSON records. ``new_record`` starts a first case; ``end_case``
-turns a finished case into the record between cases (``"outcome"`` kept, ``"sm"`` is what
-may be spent); the ``spend_*`` functions spend it (``InputError`` if unaffordable or not
-allowed); ``next_record`` starts the next case from it.
+turns a finished case into the record between cases (``"phase": "between"``, ``"outcome"``
+kept, ``"sm"`` is what may be spent); the ``spend_*`` functions spend it (``InputError`` if
+unaffordable or not allowed); ``next_record`` starts the next case from it. The ``between``
+phase is what keeps a case from being closed twice (R010's Luck counted twice) and a
+finished case from being spent or continued before it is closed; ``parse_record`` does not
+read it (there is no case to play), ``check_between`` checks such a record instead.
 
 Decisions: a Villain arrested or killed is ruled out of later cases; wounds, Addiction and
 Madness heal between cases; Lestrade killed in a case is replaced as if by the loss table's
 5; a Watson who went home Seriously Wounded is back for the next case; SM left unspent is
-kept (at most 1 of it starts the next case, R001).
+kept until the next case starts, where at most 1 of it goes on (R001) and the rest is lost;
+a won case needs its revealed Villain (it is ruled out of later cases); an Inspector killed
+is barred for the next two cases (R007 5: "this" case is the one he died in); the loss
+table's 5 when Lestrade is already dead kills his replacement; a fourth Friend replaces one
+only when the player names which (R010).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from deduce.models.detective_story.data import Data
 from deduce.models.detective_story.state import (
     GAME,
     HOLMES_KILLED,
+    OUTCOMES,
     VERSION,
     Case,
     CaseFile,
@@ -98,17 +106,19 @@ def _start(data: Data, rec: dict, rng: random.Random) -> dict:
 
 
 # ----------------------------------------------------------------------------- end of a case
-def end_case(cf: CaseFile, case: Case, rng: random.Random) -> dict:
-    """The record between cases after ``case`` ended (R007 defeat, R010 Luck).
+#: the ``phase`` of a record between cases (written by ``end_case``)
+BETWEEN = "between"
 
-    Won: Luck += SM (before any is spent); the SM stays to be spent. Lost: SM is lost and
-    half the Luck (rounded up); with no SM and no Luck the 1d6 loss table is rolled.
-    """
+
+def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tuple | None]:
+    """``end_case``, and the loss table's roll as ``(face, result)`` (None if not rolled)."""
     if not case.over:
         raise InputError("the case is not over yet", field="outcome")
-    rec = case_to_record(cf, case)
-    rec = copy.deepcopy(rec)
+    if case.won and case.villain is None:
+        raise InputError(f"a case {case.outcome} needs its revealed Villain", field="villain")
+    rec = copy.deepcopy(case_to_record(cf, case))
     log = [f"case closed: {case.outcome}"]
+    roll = None
     insp = dict(rec.get("inspector") or {"status": "lestrade", "barred_cases": 0})
     insp["barred_cases"] = max(0, insp.get("barred_cases", 0) - 1)
     if case.won:
@@ -122,25 +132,44 @@ def end_case(cf: CaseFile, case: Case, rng: random.Random) -> dict:
         if broke:
             face = rng.randint(1, 6)
             result = T.LOSS_TABLE[face]
+            roll = (face, result)
             log.append(f"lost with no SM and no Luck: 1d6 {face}: {result}")
             if result == "holmes_killed":
                 rec["outcome"] = HOLMES_KILLED
             elif result == "watson_killed":
                 rec["watson"] = None
             elif result == "lestrade_killed":
-                insp["status"] = "replacement"
+                _inspector_killed(insp)
     inspector = cf.data.campaign.inspector
     if inspector and inspector in case.dead:
-        if insp["status"] == "lestrade":
-            insp["status"] = "replacement"
-        else:
-            insp["barred_cases"] = T.INSPECTOR_BAR_CASES
+        _inspector_killed(insp)
     if "watson" in case.dead:
         rec["watson"] = None
+    rec["watson_here"] = bool(rec.get("watson_here")) and rec.get("watson") is not None
     rec["friends"] = [f for f in rec.get("friends", []) if f["id"] not in case.dead]
     rec["inspector"] = insp
+    rec["phase"] = BETWEEN
+    rec["waited"] = False
     rec["log"] = list(rec.get("log", [])) + log
-    return rec
+    return rec, roll
+
+
+def end_case(cf: CaseFile, case: Case, rng: random.Random) -> dict:
+    """The record between cases after ``case`` ended (R007 defeat, R010 Luck).
+
+    Won: Luck += SM (before any is spent); the SM stays to be spent. Lost: SM is lost and
+    half the Luck (rounded up); with no SM and no Luck the 1d6 loss table is rolled.
+    """
+    return close_case(cf, case, rng)[0]
+
+
+def _inspector_killed(insp: dict) -> None:
+    """Lestrade dies: a new Inspector takes his place; the new one dies: no Inspector joins
+    for the next two cases (R007 5; ``barred_cases`` counts the cases still barred)."""
+    if insp["status"] == "lestrade":
+        insp["status"] = "replacement"
+    else:
+        insp["barred_cases"] = T.INSPECTOR_BAR_CASES - 1
 
 
 def game_over(rec: dict) -> bool:
@@ -150,8 +179,42 @@ def game_over(rec: dict) -> bool:
 def _between(rec: dict) -> None:
     if rec.get("outcome") is None:
         raise InputError("SM is spent after a case (R010); this case is still open", field="outcome")
+    if rec.get("phase") != BETWEEN:
+        raise InputError(f"the case is over ({rec['outcome']}) but not closed: close it first "
+                         "(deduce story end), which applies R007/R010", field="phase")
     if game_over(rec):
         raise InputError("Holmes is dead: the game is over", field="outcome")
+
+
+def check_between(raw, where: str, data: Data) -> dict:
+    """``raw`` if it is a well-formed record between cases, else ``InputError`` naming
+    ``where`` and the field. The sheets, friends, equipment and the rest are checked by
+    ``parse_record`` on a copy with the closed case's own fields cleared."""
+    if not isinstance(raw, dict):
+        raise InputError("expected a JSON object (a case record)", where=where)
+    if raw.get("phase") != BETWEEN:
+        if raw.get("outcome") is None:
+            msg = f"the case is still running (turn {raw.get('turn')}); it has no outcome yet"
+            fld = "outcome"
+        else:
+            msg = (f"the case is over ({raw.get('outcome')}) but not closed: run "
+                   "'deduce story end' on it first")
+            fld = "phase"
+        raise InputError(f"field '{fld}': {msg}", where=where, field=fld)
+    if raw.get("outcome") not in OUTCOMES:
+        raise InputError(f"field 'outcome': a closed case has one of {', '.join(OUTCOMES)}, "
+                         f"got {raw.get('outcome')!r}", where=where, field="outcome")
+    ruled = raw.get("ruled_out", [])
+    if not isinstance(ruled, list):
+        raise InputError(f"field 'ruled_out': expected list, got {ruled!r}", where=where,
+                         field="ruled_out")
+    for i, v in enumerate(ruled):
+        resolve(v if isinstance(v, str) else repr(v), list(data.villains), "villain",
+                where=f"{where}: field 'ruled_out[{i}]'")
+    probe = dict(raw, phase="action", outcome=None, villain=None, motive=None,
+                 villain_meetings=0, watson_here=False, ruled_out=[])
+    parse_record(probe, where, data)
+    return raw
 
 
 def _pay(rec: dict, cost: int, what: str) -> None:
@@ -205,9 +268,11 @@ def spend_equipment(rec: dict, data: Data, rng: random.Random) -> dict:
     return rec
 
 
-def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int]) -> dict:
+def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int],
+                 replace: str | None = None) -> dict:
     """6 SM: a surviving Ally of the case becomes a Friend: +4 Qualities split as
-    ``split`` (Brains, Brawn, Bravery), and Aware if missing; at most 3 Friends."""
+    ``split`` (Brains, Brawn, Bravery), and Aware if missing; at most 3 Friends, so with 3
+    the new one replaces the Friend ``replace`` (Watson is not a Friend and stays)."""
     _between(rec)
     rec = copy.deepcopy(rec)
     allies = [a["id"] for a in rec.get("allies", [])]
@@ -216,8 +281,14 @@ def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int]) -
     friends = rec.get("friends", [])
     if any(f["id"] == cid for f in friends):
         raise InputError(f"{cid} is already a Friend", field="friend")
+    if replace is not None:
+        if not any(f["id"] == replace for f in friends):
+            raise InputError(f"{replace} is not a Friend; Friends: "
+                             f"{', '.join(f['id'] for f in friends) or 'none'}", field="replace")
+        friends = [f for f in friends if f["id"] != replace]
     if len(friends) >= T.MAX_FRIENDS:
-        raise InputError(f"at most {T.MAX_FRIENDS} Friends (R010)", field="friend")
+        raise InputError(f"at most {T.MAX_FRIENDS} Friends (R010): name one to replace",
+                         field="friend")
     if len(split) != 3 or sum(split) != T.FRIEND_QUALITY_POINTS or min(split) < 0:
         raise InputError(f"split {T.FRIEND_QUALITY_POINTS} points over Brains, Brawn, Bravery",
                          field="split")
