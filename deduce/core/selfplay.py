@@ -173,6 +173,11 @@ def open_executor(workers: int = 1, scheduler: str | None = None):
         raise InputError(f"expected at least 1 worker, not {workers}", where="--workers")
     if workers == 1:
         return contextlib.nullcontext(None)
+    import multiprocessing
+    import sys
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=workers)
+    # fork on Linux: workers inherit what the parent computed before (e.g. a solved DP)
+    fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
+    return ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("fork") if fork else None)

@@ -81,23 +81,31 @@ def _flat(sm: Lin, luck: Lin) -> np.ndarray:
 
 
 def gather(arr, sm, luck):
-    """The value of ``arr`` (over actual SM, Luck) at ``sm``/``luck`` (ints or ``Lin``)."""
+    """The value of ``arr`` (over actual SM, Luck: the last two axes) at ``sm``/``luck``
+    (ints or ``Lin``); leading axes (flag labels) are kept."""
     if not isinstance(arr, np.ndarray):
         return arr
     if type(sm) is int:
-        return float(arr[min(sm, S - 1), min(luck, L - 1)])
+        out = arr[..., min(sm, S - 1), min(luck, L - 1)]
+        return float(out) if arr.ndim == 2 else out
     if sm == IDENT and luck == IDENT:
         return arr
-    return arr.ravel().take(_flat(sm, luck))
+    if arr.ndim == 2:
+        return arr.ravel().take(_flat(sm, luck))
+    return arr.reshape(arr.shape[:-2] + (S * L,)).take(_flat(sm, luck), axis=-1)
 
 
-def full(x) -> np.ndarray | float:
-    """Store a value as a full (S, L) array (or a plain float when constant)."""
+def full(x, lead: tuple = ()) -> np.ndarray | float:
+    """Store a value as a full ``lead + (S, L)`` array (or a plain float when constant and
+    without leading axes)."""
     if not isinstance(x, np.ndarray):
-        return float(x)
-    if x.shape == (S, L):
+        if not lead:
+            return float(x)
+        return np.full(lead + (S, L), float(x))
+    shape = lead + (S, L)
+    if x.shape == shape:
         return x
-    return np.ascontiguousarray(np.broadcast_to(x, (S, L)))
+    return np.ascontiguousarray(np.broadcast_to(x, shape))
 
 
 _ROWS: dict = {}
@@ -162,11 +170,11 @@ def root(mode: Case) -> Case:
 
 
 def _shift_luck(x):
-    """The value one Luck lower (Luck 0 stays 0: masked by the caller)."""
+    """The value one Luck lower along the last axis (Luck 0 stays 0: masked by the caller)."""
     if not isinstance(x, np.ndarray):
         return x
-    x = np.broadcast_to(x, (x.shape[0], L))
-    return np.concatenate([x[:, :1], x[:, :-1]], axis=1)
+    x = np.broadcast_to(x, x.shape[:-1] + (L,))
+    return np.concatenate([x[..., :1], x[..., :-1]], axis=-1)
 
 
 class NonLinear(Exception):
@@ -362,30 +370,86 @@ class Expect:
         mk = (key, mode, k.key)
         v = self.memo.get(mk)
         if v is None:
-            v = self.memo[mk] = full(f(self, root(mode), k))
+            v = self.memo[mk] = full(f(self, root(mode), k), lead_of(k))
         return gather(v, case.sm, case.luck)
 
     def finish(self, phase: E.Phase, case: Case):
         if case.outcome is not None:
             return Solver.terminal(case)
-        if phase is E.AFTER_TURN:
+        solver = self.solver
+        if phase.key[0] == "turn":
             if case.turn >= T.TURNS:
                 return 0.0
-            return gather(self.solver.v(mode_of(case._replace(turn=case.turn + 1))),
-                          case.sm, case.luck)
-        return gather(self.solver.w(mode_of(case), phase.key[1]), case.sm, case.luck)
+            m = flagless(mode_of(case._replace(turn=case.turn + 1)))
+            if len(phase.key) == 1:  # a concrete walk: the case's own flags
+                return gather(solver.v1(m, flags_of(case)), case.sm, case.luck)
+            labels = phase.key[1]
+            if case.unlock:  # an event allowed Investigate next turn
+                labels = tuple(f[:3] + (True,) for f in labels)
+            return gather(solver.v(m, labels), case.sm, case.luck)
+        f, waited = flags_of(case), phase.key[1]
+        labels = (f,)
+        w = solver.w(flagless(mode_of(case)), waited, labels)
+        return gather(w[labels.index(f)], case.sm, case.luck)
+
+
+# ----------------------------------------------------------------------------- flags
+#: the flags a turn leaves for the next: (bonus Action, bonus, trapped, Investigate allowed)
+NO_FLAGS = (None, 0, False, False)
+UNLOCKED = (None, 0, False, True)
+TRAPPED = (None, 0, True, False)
+BASIC = (NO_FLAGS, UNLOCKED, TRAPPED)
+
+_TURN_PHASES: dict = {}
+
+
+def turn_phase(labels: tuple) -> E.Phase:
+    """The end of the Encounter phase, valued for every flag in ``labels`` at once."""
+    p = _TURN_PHASES.get(labels)
+    if p is None:
+        p = _TURN_PHASES[labels] = E.Phase(("turn", labels))
+    return p
+
+
+def lead_of(k) -> tuple:
+    """The leading axes of the values a continuation returns (flag labels)."""
+    key = getattr(k, "key", None)
+    return (len(key[1]),) if key and key[0] == "turn" and len(key) == 2 else ()
+
+
+def flags_of(case: Case) -> tuple:
+    return (case.bonus_action, case.bonus, case.trapped, case.unlock)
+
+
+def with_flags(case: Case, f: tuple) -> Case:
+    return case._replace(bonus_action=f[0], bonus=f[1], trapped=f[2], unlock=f[3])
+
+
+def flagless(mode: Case) -> Case:
+    return mode._replace(bonus_action=None, bonus=0, trapped=False, unlock=False)
 
 
 class Solver:
-    """The DP over one case (its ``Context``); values are memoised across calls."""
+    """The DP over one case (its ``Context``); values are memoised across calls.
+
+    A *mode* here is flagless (``flagless(mode_of(case))``): last turn's flags (bonus,
+    trap, Investigate allowed) are a leading array axis instead of part of the memo key.
+    The Encounter phase of a mode is walked once for a tuple of flag *labels*
+    (``w``: shape ``(labels, S, L)``), since its events never read the flags; the value at
+    the start of a turn for one flag (``v1``) is a max over the Action values (``qa``);
+    an Action with a cumulative +1 row is solved for every carried bonus at once (``q_all``:
+    shape ``(bonus, S, L)``).
+    """
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.world = Expect(self)
-        self.V: dict[Case, object] = {}
-        self.Q: dict[Case, dict[str, object]] = {}
-        self.W: dict[tuple[Case, bool], object] = {}
-        self.R: dict[tuple, object] = {}
+        self.V: dict[Case, object] = {}  # (mode with reduced flags) -> (S, L)
+        self.Q: dict[tuple, object] = {}  # (mode, action) -> (S, L) or (bonus, S, L)
+        self.W: dict[tuple, np.ndarray] = {}  # (mode, waited, labels) -> (labels, S, L)
+        self.R: dict[tuple, object] = {}  # (mode, action, row outcome) -> (S, L)
+        self.O: dict[tuple, object] = {}  # (mode with flags, action) -> best other Action
+        self._legal: dict[Case, list[str]] = {}
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)  # a turn nests a few dozen frames; 12 turns deep
 
@@ -393,86 +457,145 @@ class Solver:
     def terminal(case: Case) -> float:
         return 1.0 if case.won else 0.0
 
-    # -- memoised phases, over every (SM, Luck)
+    def legal(self, case: Case) -> list[str]:
+        out = self._legal.get(case)
+        if out is None:
+            out = self._legal[case] = E.legal_actions(self.ctx, case)
+        return out
+
     def _v_key(self, mode: Case) -> Case:
         """At the start of a turn, drop flags that cannot matter this turn."""
         if mode.trapped:
             return mode._replace(bonus_action=None, bonus=0, unlock=False)
         if mode.unlock and mode.villain is not None and mode.motive < 0:
             mode = mode._replace(unlock=False)  # Investigate is allowed anyway
-        if mode.bonus_action and mode.bonus_action not in E.legal_actions(self.ctx, mode):
+        if mode.bonus_action and mode.bonus_action not in self.legal(mode):
             mode = mode._replace(bonus_action=None, bonus=0)
         return mode
 
-    def q(self, mode: Case) -> dict[str, object]:
-        key = self._v_key(mode)
-        q = self.Q.get(key)
-        if q is None:
-            q = self.Q[key] = {a: self._q_shared(key, a) for a in E.legal_actions(self.ctx, key)}
-        return q
+    # -- memoised phases, over every (SM, Luck)
+    def v(self, m: Case, labels: tuple) -> np.ndarray:
+        """Start of a turn at flagless ``m``, for each flag in ``labels``. A run of bonus
+        values of one Action (what an Encounter phase after that Action's +1 row carries)
+        is one array operation: max(the Action with each bonus, the best other Action)."""
+        a, _, trapped, unlock = labels[0]
+        if a is not None and len(labels) > 1 and all(f[0] == a and f[3] == unlock for f in labels):
+            base = with_flags(m, (None, 0, False, unlock))
+            if a in self.legal(base):
+                cs = [f[1] for f in labels]
+                q = self.q_all(m, a, max(cs) + 1)
+                return np.maximum(q[cs], self.others(m, a, base))
+        return np.stack([np.broadcast_to(self.v1(m, f), (S, L)) for f in labels])
 
-    def _q_shared(self, mode: Case, action: str):
-        """An Action's value only depends on last turn's flags through its own bonus: share
-        it between the flag variants of a mode."""
-        bonus = mode.bonus if mode.bonus_action == action else 0
-        base = mode._replace(bonus_action=action if bonus else None, bonus=bonus,
-                             trapped=False, unlock=False)
+    def others(self, m: Case, action: str, base: Case):
+        """The best legal Action other than ``action`` at ``base`` (no bonus)."""
         key = (base, action)
-        v = self.Q.get(key)
-        if v is None:
-            v = self.Q[key] = full(self._q(base, action))
-        return v
+        out = self.O.get(key)
+        if out is None:
+            values = [self.qa(m, b, base) for b in self.legal(base) if b != action]
+            out = self.O[key] = reduce(np.maximum, values) if values else 0.0
+        return out
 
-    def v(self, mode: Case):
-        key = self._v_key(mode)
-        v = self.V.get(key)
-        if v is None:
-            v = self.V[key] = full(reduce(np.maximum, self.q(key).values()))
-        return v
+    def v1(self, m: Case, f: tuple):
+        """Start of a turn at flagless ``m`` with flags ``f``: the best Action."""
+        key = self._v_key(with_flags(m, f))
+        out = self.V.get(key)
+        if out is None:
+            values = [self.qa(m, a, key) for a in self.legal(key)]
+            out = self.V[key] = full(reduce(np.maximum, values))
+        return out
 
-    def _q(self, mode: Case, action: str):
-        start = root(mode)
+    def qa(self, m: Case, action: str, case: Case):
+        """P(win) of ``action`` at flagless ``m`` with the flags of ``case``."""
+        if action == T.ESCAPE_TRAP:
+            return self.w(m, False, (NO_FLAGS,))[0]
+        carried = case.bonus if case.bonus_action == action else 0
+        q = self.q_all(m, action, carried + 1)
+        return q[carried] if q.ndim == 3 else q
+
+    def q_all(self, m: Case, action: str, need: int = 1):
+        """``action`` from flagless ``m``: (S, L), or (bonus, S, L) for an Action with a
+        cumulative +1 row (at least ``need`` bonus values: a turn-t case carries < t)."""
+        key = (m, action)
+        out = self.Q.get(key)
+        if out is None or (out.ndim == 3 and out.shape[0] < need):
+            out = self._q(m, action, max(need, m.turn))
+            if not isinstance(out, np.ndarray) or out.ndim < 3:
+                out = np.broadcast_to(out, (S, L))
+            self.Q[key] = out
+        return out
+
+    def _q(self, m: Case, action: str, n_bonus: int):
+        start = root(m)
         after = E.AFTER_ACTION[action == T.WAIT]
         if action not in T.ACTION_TABLES:
-            return E.take_action(self.world, self.ctx, start, action, after)
+            return full(E.take_action(self.world, self.ctx, start, action, after))
         cleared, mod, with_sm, table, k_row = E.action_roll(self.ctx, start, action, after)
-        carried = mode.bonus if mode.bonus_action == action else 0
-        cmode = mode_of(cleared)
+        outcomes = tuple(dict.fromkeys(r.outcome for r in table))
 
-        def k_cached(w, c, outcome):
-            if c is not cleared:
-                return k_row(w, c, outcome)
-            key = (cmode, action, outcome, carried if outcome == "bonus" else 0)
+        def row_value(o):
+            key = (m, action, o)
             r = self.R.get(key)
             if r is None:
-                r = self.R[key] = full(k_row(w, c, outcome))
+                r = self.R[key] = full(k_row(self.world, cleared, o))
             return r
 
-        return self.world.luck_roll(cleared, action, mod, with_sm, table, k_cached)
+        if "bonus" not in outcomes:
+            return full(self.world.luck_roll(cleared, action, mod, with_sm, table,
+                                             lambda w, c, o: row_value(o)))
+        # every carried bonus c = 0..n_bonus-1 at once: P(row | 2d6 + mod + c (+ SM))
+        if with_sm:
+            probs = np.stack([row_matrix(table, mod + c)[1] for c in range(n_bonus)])
+        else:
+            probs = np.stack([[dict(row_probabilities(table, mod + c)).get(o, 0.0)
+                               for o in outcomes] for c in range(n_bonus)])[:, None, :]
+        b = outcomes.index("bonus")
+        grows = [c for c in range(n_bonus) if probs[c, :, b].any()]
+        pairs = []
+        for j, o in enumerate(outcomes):
+            p = probs[:, :, j][..., None]  # (bonus, S or 1, 1)
+            if not p.any():
+                continue
+            if o == "bonus":  # the same mode, with next turn's bonus c + 1
+                labels = tuple((action, c + 1, False, False) for c in grows)
+                vals = np.zeros((n_bonus, S, L))
+                vals[grows] = self.w(m, False, labels)
+                pairs.append((p, vals))
+            else:
+                pairs.append((p, row_value(o)))
+        keep = sum(p * v for p, v in pairs)
+        again = sum(p * _shift_luck(v) for p, v in pairs)
+        best = sum(p * np.maximum(v, again) for p, v in pairs)
+        return full(np.where((np.arange(L) >= 1)[None, None, :], best, keep), (n_bonus,))
 
-    def w(self, mode: Case, waited: bool):
-        key = (mode, waited)
-        v = self.W.get(key)
-        if v is None:
-            v = self.W[key] = full(E.encounter(self.world, self.ctx, root(mode), waited,
-                                               E.AFTER_TURN))
-        return v
+    def w(self, m: Case, waited: bool, labels: tuple) -> np.ndarray:
+        """The Encounter phase at flagless ``m`` (after Wait if ``waited``), for each flag
+        in ``labels`` (the flags the Action left for next turn)."""
+        key = (m, waited, labels)
+        out = self.W.get(key)
+        if out is None:
+            out = self.W[key] = full(E.encounter(self.world, self.ctx, root(m), waited,
+                                                 turn_phase(labels)), (len(labels),))
+        return out
 
     # -- answers for a concrete case
     def value(self, case: Case) -> float:
         if case.over:
             return self.terminal(case)
-        return float(gather(self.v(mode_of(case)), case.sm, case.luck))
+        mode = mode_of(case)
+        return float(gather(self.v1(flagless(mode), flags_of(mode)), case.sm, case.luck))
 
     def q_values(self, case: Case) -> dict[str, float]:
         """P(win) of each legal Action at the start of a turn (legal order)."""
-        q = self.q(mode_of(case))
-        return {a: float(gather(q[a], case.sm, case.luck)) for a in E.legal_actions(self.ctx, case)}
+        mode = mode_of(case)
+        m = flagless(mode)
+        return {a: float(gather(self.qa(m, a, mode), case.sm, case.luck))
+                for a in E.legal_actions(self.ctx, case)}
 
     def after_action(self, case: Case, waited: bool) -> float:
         if case.over:
             return self.terminal(case)
-        return float(gather(self.w(mode_of(case), waited), case.sm, case.luck))
+        return float(self.world.finish(E.AFTER_ACTION[waited], case))
 
     def at(self, case: Case, phase: str = "action", waited: bool = False) -> float:
         """P(win) from a record's position."""
@@ -480,7 +603,7 @@ class Solver:
 
     @property
     def states(self) -> int:
-        """Memoised modes (each holds every SM and Luck)."""
+        """Memoised phases (each holds every SM and Luck, and W every flag label)."""
         return len(self.V) + len(self.W) + len(self.world.memo)
 
 

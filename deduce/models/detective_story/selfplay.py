@@ -32,6 +32,18 @@ def summarise(policy: str, seed: int, results) -> dict:
     }
 
 
+def presolve(record: dict, data_dir: str | None) -> None:
+    """Solve the DP of ``record``'s case in this process before the worker pool starts:
+    forked workers inherit it (``advice.solver_for``) instead of each solving it again."""
+    from deduce.models.detective_story.advice import solver_for
+    from deduce.models.detective_story.data import load_campaign
+    from deduce.models.detective_story.state import parse_record
+
+    cf = parse_record(record, "--from", load_campaign(data_dir))
+    if not cf.case.over:
+        solver_for(cf.ctx).at(cf.case, cf.phase, cf.waited)
+
+
 def run_selfplay(policy: str, cases: int, seed: int, record: dict | None = None,
                  data_dir: str | None = None, adventure: str | None = None, workers: int = 1,
                  progress=None) -> dict:
@@ -44,6 +56,8 @@ def run_selfplay(policy: str, cases: int, seed: int, record: dict | None = None,
         from deduce.models.detective_story.data import load_campaign
 
         adventure = load_campaign(data_dir).adventure(adventure).id
+    if policy == "optimal" and record is not None and workers > 1:
+        presolve(record, data_dir)
     specs = [CaseSpec(record, data_dir, policy, case_seed(seed, i), adventure)
              for i in range(cases)]
     bar = progress(cases) if progress else contextlib.nullcontext(None)
