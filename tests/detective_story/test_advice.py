@@ -13,6 +13,7 @@ from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.advice import Solver, advise, reroll_advice, solver_for
 from deduce.models.detective_story.bots import make_policy
 from deduce.models.detective_story.data import load_campaign
+from deduce.models.detective_story.naive import Naive
 from deduce.models.detective_story.worlds import play_case
 
 from .conftest import fresh
@@ -110,3 +111,24 @@ def test_terminal_and_encounter_phase(tiny):
     cf = fresh(tiny, turn=11, villain="c201", motive=1, sm=3, phase="encounter", waited=True)
     adv = advise(cf.ctx, cf.case, cf.phase, cf.waited)
     assert adv.best is None and adv.actions == [] and 0 < adv.p_win < 1
+
+
+@pytest.mark.parametrize("turn, extra", [
+    (11, {}),
+    (11, {"bonus": {"action": "Investigate", "value": 2}}),
+    (11, {"trapped": True}),
+    (11, {"motive": 2, "sm": 3, "luck": 1, "bonus": {"action": "Attempt Arrest", "value": 2}}),
+    (12, {"villain": None, "investigate_next": True}),
+    (12, {"villain": None, "clue_found": True, "bonus": {"action": "Seek Information", "value": 1}}),
+    (12, {"motive": 1, "sm": 1, "bonus": {"action": "Research", "value": 1}}),
+])
+def test_dp_equals_plain_recursion(tiny, turn, extra):
+    """The compiled DP (every SM, Luck and flag at once) gives every Action the value the
+    engine gets by plain recursion without any memo (``naive``)."""
+    cf = fresh(tiny, turn=turn, **{"villain": "c201", "sm": 1, "luck": 2, "clue_found": True,
+                                   **extra})
+    q = Solver(cf.ctx).q_values(cf.case)
+    naive = Naive(cf.ctx)
+    assert set(q) == set(E.legal_actions(cf.ctx, cf.case))
+    for action, p in q.items():
+        assert p == pytest.approx(naive.q(cf.case, action), abs=1e-12), action

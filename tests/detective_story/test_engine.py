@@ -6,13 +6,16 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.advice import Compile
+from deduce.models.detective_story.advice import Tracer
 from deduce.models.detective_story.bots import make_policy
 from deduce.models.detective_story.campaign import (
     end_case,
@@ -32,7 +35,7 @@ from .conftest import fresh, load_case
 def outcomes(f, case) -> dict:
     """Exact distribution of the cases ``f(w, case, k)`` ends in (no decisions inside)."""
     dist: dict = defaultdict(float)
-    for w, end in Compile().run(f, case):
+    for w, end in Tracer().run(f, case):
         dist[end] += w
     return dict(dist)
 
@@ -185,6 +188,24 @@ def test_combat_solution_matches_simulation():
     got = sum(values[C.simulate(setup, plan.__getitem__, rng)] for _ in range(n)) / n
     assert abs(got - v) < 4 * (0.25 / n) ** 0.5
     assert plan[C.START][0] == "watson"  # the stronger striker
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 11), st.integers(3, 11), st.booleans(), st.integers(2, 13),
+       st.integers(3, 13), st.randoms(use_true_random=False))
+def test_combat_on_arrays_equals_combat_on_each_number(h, w, two, opp, escape_at, rnd):
+    """Solving a fight for many situations at once (arrays, as the advisor does) gives each
+    situation the value of solving it alone, ties included (certain escape: every plan
+    is worth the same after a round, the value on entry decides)."""
+    fighters = (C.Fighter("holmes", h, True),) + ((C.Fighter("watson", w, True),) if two else ())
+    setup = C.Setup(fighters, opp, escape_at)
+    values = {t: np.array([rnd.random() for _ in range(5)] + [0.5]) for t in C.terminals(setup)}
+    values[C.terminals(setup)[0]] = 1.0
+    together = C.solve(setup, values)[0]
+    for j in range(6):
+        alone = C.solve(setup, {t: v if isinstance(v, float) else float(v[j])
+                                for t, v in values.items()})[0]
+        assert together[j] == pytest.approx(alone, abs=1e-12)
 
 
 def test_random_play_whole_cases(shipped):

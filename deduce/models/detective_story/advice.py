@@ -1,31 +1,35 @@
 """Exact advice: P(the case is won by the end of turn 12) for every legal Action, by dynamic
 programming over the case state, and whether to spend Luck on a re-roll.
 
-The DP runs the rules engine (``engine``) in the ``Expect`` world: a chance node is the sum
-of its outcomes weighted by their exact probabilities, a decision is the max over its
-options, the end of a phase is a memoised value. The state is the whole ``state.Case``:
-turn, SM, Villain, Motive and meetings (the stage), the +1 bonus, Luck, trap and
-Investigate flags, closed Seek channels, the health of Holmes, Watson and each Ally, who
-has gone, paragraphs already read. Decisions optimised: the Action, a Luck re-roll of the
-Action's 2d6, where option 3 starts, and in a fight which of Holmes and Watson strikes each
-round and whether to try to escape (``combat.solve``). The value is exact for that model
-(the engine's decisions are documented in ``engine``).
+The value is exact for the engine's model (its decisions are documented in ``engine``):
+chance nodes are summed with their exact probabilities and every decision is optimised:
+the Action, a Luck re-roll of the Action's 2d6, where option 3 starts, and in a fight who
+strikes each round and whether to try to escape (``combat.solve``).
 
-SM and Luck are solved for all values at once: the DP runs a case whose SM and Luck are
-symbolic (``Lin``: "max(c, x + a)" of the SM/Luck ``x`` the phase started with) and every
-value is a numpy array over (SM 0..``SM_CAP``, Luck 0..``LUCK_CAP``) (values above a cap
-count as the cap). A memo entry is a *mode*: the case without SM and Luck (and without what
-can no longer matter: the dead, the Clue flag once the Villain is known, meetings and closed
-channels once the Motive is known). Memoised: the start of a turn (``Solver.v``; an Action's value
-is shared by the flag variants of a mode), each Action's row outcomes (``Solver.R``: bonus
-variants share them), the Encounter Matrix phase (``Solver.w``) and events read at the end
-of a phase (``Expect.tail``). An event without decisions is compiled once per *core* (the
-mode without turn and flags, which events never read) into merged weighted outcomes
-(``compile_tail``), reused across turns and flags.
+How it is fast enough (one case state in about a second, from a fresh case too):
 
-Cost: the number of modes reachable from the asked state. Late in a case or once the
-Villain is known it is well under a second; from a fresh case of the shipped campaign
-(every Villain, Motive, bonus and party state of 12 turns) it takes about a minute.
+- **SM and Luck for all values at once.** A phase is traced on a case whose SM and Luck
+  are symbolic (``Lin``: "max(c, x + a)" of the SM/Luck ``x`` the phase started with), and
+  every value is a flat numpy array over (SM 0..``SM_CAP``, Luck 0..``LUCK_CAP``) (values
+  above a cap count as the cap).
+- **Phases compiled once, evaluated per turn.** Events never read the turn, so each phase
+  is traced once per *mode* (the case without turn, SM, Luck and last turn's flags:
+  ``mode_key``) by the ``Tracer`` world into an ``Expr``: weighted end-of-phase leaves
+  (weights may depend on SM), with decisions kept as ``MaxNode`` (option 3's start) and
+  ``CombatNode`` (a fight's plan) over sub-expressions. Events read at the end of a phase
+  are traced once per (paragraph, mode) and spliced. ``compile_expr`` turns an ``Expr``
+  into a ``Lump``: its end leaves merged, resolved to the memo key they lead to, and laid
+  out as index/weight arrays, so that evaluating it at a turn is one gather and one sum
+  (``evaluate``) plus its decision nodes.
+- **Last turn's flags are an array axis.** The bonus (+1 rows, cumulative), the trap and
+  Investigate allowed only change next turn's Action; the Encounter phase is evaluated
+  for a tuple of flag *labels* at once (``Solver.w``: shape ``(labels, S*L)``), and an
+  Action with a +1 row for every carried bonus at once (``Solver.q_all``).
+
+Memoised per turn: the start of a turn for one flag (``Solver.v1``), each Action
+(``Solver.q_all``), the Encounter phase per label tuple (``Solver.w``). The ``Expect``
+world walks a *concrete* case (the optimal bot's decisions, re-roll advice, tests) and
+reads the same memo at the end of a phase.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from deduce.models.detective_story.state import Case, Context
 SM_CAP = 24
 LUCK_CAP = 16
 S, L = SM_CAP + 1, LUCK_CAP + 1
+SL = S * L
 
 
 class Lin(NamedTuple):
@@ -74,38 +79,24 @@ def actual(v: Lin, size: int) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def _flat(sm: Lin, luck: Lin) -> np.ndarray:
-    """Flat indices into an (S, L) array for every start (SM, Luck)."""
-    out = (actual(sm, S)[:, None] * L + actual(luck, L)[None, :])
+    """Flat indices into an (S*L) array for every start (SM, Luck), flattened."""
+    out = (actual(sm, S)[:, None] * L + actual(luck, L)[None, :]).ravel()
     out.flags.writeable = False
     return out
 
 
-def gather(arr, sm, luck):
-    """The value of ``arr`` (over actual SM, Luck: the last two axes) at ``sm``/``luck``
-    (ints or ``Lin``); leading axes (flag labels) are kept."""
+def at(arr, sm: int, luck: int) -> float:
+    """The value of a flat (S*L) array (or a constant) at a concrete SM and Luck."""
     if not isinstance(arr, np.ndarray):
-        return arr
-    if type(sm) is int:
-        out = arr[..., min(sm, S - 1), min(luck, L - 1)]
-        return float(out) if arr.ndim == 2 else out
-    if sm == IDENT and luck == IDENT:
-        return arr
-    if arr.ndim == 2:
-        return arr.ravel().take(_flat(sm, luck))
-    return arr.reshape(arr.shape[:-2] + (S * L,)).take(_flat(sm, luck), axis=-1)
+        return float(arr)
+    return float(arr[min(sm, S - 1) * L + min(luck, L - 1)])
 
 
-def full(x, lead: tuple = ()) -> np.ndarray | float:
-    """Store a value as a full ``lead + (S, L)`` array (or a plain float when constant and
-    without leading axes)."""
-    if not isinstance(x, np.ndarray):
-        if not lead:
-            return float(x)
-        return np.full(lead + (S, L), float(x))
-    shape = lead + (S, L)
-    if x.shape == shape:
-        return x
-    return np.ascontiguousarray(np.broadcast_to(x, shape))
+def _compose(v, leaf: Lin):
+    """``leaf`` applied after ``v`` (an int or a ``Lin``)."""
+    if type(v) is int:
+        return max(leaf.c, v + leaf.a)
+    return Lin(v.a + leaf.a, max(leaf.c, v.c + leaf.a))
 
 
 _ROWS: dict = {}
@@ -123,16 +114,20 @@ def row_probabilities(table, mod: int) -> tuple[tuple[str, float], ...]:
     return _ROWS[key]
 
 
+def outcomes_of(table) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(r.outcome for r in table))
+
+
 @lru_cache(maxsize=None)
-def row_matrix(table, mod: int) -> tuple[tuple[str, ...], np.ndarray]:
-    """Outcomes of ``table`` and their probabilities for 2d6 + ``mod`` + SM, SM = 0..S-1."""
-    outcomes = tuple(dict.fromkeys(r.outcome for r in table))
+def row_matrix(table, mod: int) -> np.ndarray:
+    """P(outcome) of ``table`` (``outcomes_of`` order) for 2d6 + ``mod`` + SM: (S, outcomes)."""
+    outcomes = outcomes_of(table)
     m = np.zeros((S, len(outcomes)))
     for sm in range(S):
         for o, p in row_probabilities(table, mod + sm):
             m[sm, outcomes.index(o)] += p
     m.flags.writeable = False
-    return outcomes, m
+    return m
 
 
 @lru_cache(maxsize=None)
@@ -143,11 +138,29 @@ def p_at_most_by_sm(offset: int) -> np.ndarray:
     return v
 
 
+def _by_sm(p) -> np.ndarray | float:
+    """A weight over SM (S, 1) as a flat (S*L) array (floats stay floats)."""
+    if not isinstance(p, np.ndarray):
+        return p
+    return np.repeat(p.reshape(-1), L)
+
+
+def _shift_luck(x):
+    """The value one Luck lower (flat arrays; Luck 0 stays: masked by the caller)."""
+    if not isinstance(x, np.ndarray):
+        return x
+    y = x.reshape(x.shape[:-1] + (S, L))
+    return np.concatenate([y[..., :1], y[..., :-1]], axis=-1).reshape(x.shape)
+
+
+_CAN_SPEND = np.tile(np.arange(L) >= 1, S)
+
+# ----------------------------------------------------------------------------- modes, flags
 _MODES: dict = {}
 
 
 def mode_of(case: Case) -> Case:
-    """The memo key of a case: without SM, Luck and what can no longer change anything."""
+    """The case without SM, Luck and what can no longer change anything."""
     c = _MODES.get(case)
     if c is None:
         if len(_MODES) > 500_000:
@@ -165,256 +178,10 @@ def _mode_of(case: Case) -> Case:
     return c
 
 
-def root(mode: Case) -> Case:
-    return mode._replace(sm=IDENT, luck=IDENT)
-
-
-def _shift_luck(x):
-    """The value one Luck lower along the last axis (Luck 0 stays 0: masked by the caller)."""
-    if not isinstance(x, np.ndarray):
-        return x
-    x = np.broadcast_to(x, x.shape[:-1] + (L,))
-    return np.concatenate([x[..., :1], x[..., :-1]], axis=-1)
-
-
-class NonLinear(Exception):
-    """A tail holds a decision or an SM-dependent branch: it is walked, not compiled."""
-
-
-class _Mark:
-    """The probe continuation of ``Compile``: records where the tail ends."""
-
-    key = ("mark",)
-
-    def __call__(self, w, case):
-        return w.finish(self, case)
-
-
-#: fields a paragraph or line event never reads (engine): a compiled tail ignores them
-_FREE = ("turn", "bonus_action", "bonus", "trapped", "unlock", "blocked", "clue")
-_FIELDS = Case._fields
-_SM_I, _LUCK_I = _FIELDS.index("sm"), _FIELDS.index("luck")
-
-
-def _core(mode: Case) -> Case:
-    return mode._replace(turn=1, bonus_action=None, bonus=0, trapped=False, unlock=False,
-                         blocked=frozenset(), clue=False)
-
-
-class Compile:
-    """A world that turns a tail without decisions into weighted end cases ("leaves")."""
-
-    def __init__(self):
-        self.leaves: list[tuple[float, Case]] = []
-
-    def note(self, text: str) -> None:
-        pass
-
-    def chance(self, case, dist, k):
-        for p, x in dist:
-            self._w.append(self._w[-1] * p)
-            try:
-                k(self, case, x)
-            finally:
-                self._w.pop()
-
-    def run(self, f, probe: Case):
-        self._w = [1.0]
-        f(self, probe, _Mark())
-        return self.leaves
-
-    def finish(self, phase, case):
-        self.leaves.append((self._w[-1], case))
-
-    def tail(self, key, case, k, f):
-        return f(self, case, k)
-
-    def choose(self, *a):
-        raise NonLinear
-
-    luck_roll = plain_roll = sm_at_least = roll_at_most_sm = combat = choose
-
-
-def _compose(v, leaf: Lin):
-    """``leaf`` applied after ``v`` (an int or a ``Lin``)."""
-    if type(v) is int:
-        return max(leaf.c, v + leaf.a)
-    return Lin(v.a + leaf.a, max(leaf.c, v.c + leaf.a))
-
-
-def compile_tail(f, core: Case):
-    """Merged leaves ``((weight, overrides, sm, luck), ...)`` of tail ``f`` from ``core``,
-    or None if it holds a decision. ``overrides``: (field index, value) changed."""
-    probe = root(core)
-    try:
-        leaves = Compile().run(f, probe)
-    except NonLinear:
-        return None
-    merged: dict = {}
-    for wgt, end in leaves:
-        over = tuple((i, end[i]) for i in range(len(_FIELDS))
-                     if i not in (_SM_I, _LUCK_I) and end[i] != probe[i])
-        key = (over, end.sm, end.luck)
-        merged[key] = merged.get(key, 0.0) + wgt
-    return tuple((wgt, over, sm, luck) for (over, sm, luck), wgt in merged.items())
-
-
-class Expect:
-    """The world of exact expectations (see ``engine``); values are floats or arrays."""
-
-    def __init__(self, solver: "Solver"):
-        self.solver = solver
-        self.memo: dict = {}
-        self.compiled: dict = {}
-
-    def note(self, text: str) -> None:
-        pass
-
-    def chance(self, case: Case, dist, k):
-        if len(dist) == 1:
-            return k(self, case, dist[0][1])
-        return sum(p * k(self, case, x) for p, x in dist)
-
-    def choose(self, case: Case, kind: str, options, k):
-        return reduce(np.maximum, [k(self, case, o) for o in options])
-
-    def sm_at_least(self, case: Case, value: int, k_yes, k_no):
-        if type(case.sm) is int:
-            return k_yes(self, case) if case.sm >= value else k_no(self, case)
-        mask = actual(case.sm, S) >= value
-        if mask.all():
-            return k_yes(self, case)
-        if not mask.any():
-            return k_no(self, case)
-        return np.where(mask[:, None], k_yes(self, case), k_no(self, case))
-
-    def roll_at_most_sm(self, case: Case, offset: int, k):
-        if type(case.sm) is int:
-            p = E.p_2d6_at_most(case.sm + offset)
-        else:
-            p = p_at_most_by_sm(offset)[actual(case.sm, S)]
-            if (p >= 1).all():
-                p = 1.0
-            elif (p <= 0).all():
-                p = 0.0
-        if isinstance(p, float) and p in (0.0, 1.0):
-            return k(self, case, p == 1.0)
-        return p * k(self, case, True) + (1 - p) * k(self, case, False)
-
-    def luck_roll(self, case: Case, tag: str, mod: int, with_sm: bool, table, k):
-        if with_sm:
-            outcomes, m = row_matrix(table, mod)
-            if type(case.sm) is int:
-                probs = m[min(case.sm, S - 1)]
-            else:
-                probs = m[actual(case.sm, S)]
-                nz = probs.any(axis=0)
-                outcomes = tuple(o for o, z in zip(outcomes, nz) if z)
-                probs = probs[:, nz]
-            weights = [probs[..., i][..., None] if probs.ndim == 2 else probs[i]
-                       for i in range(len(outcomes))]
-            pairs = [(o, wgt) for o, wgt in zip(outcomes, weights)
-                     if probs.ndim == 2 or wgt > 0]
-        else:
-            pairs = [(o, p) for o, p in row_probabilities(table, mod)]
-        values = [(wgt, k(self, case, o)) for o, wgt in pairs]
-        keep = sum(wgt * v for wgt, v in values)
-        luck = case.luck
-        if type(luck) is int:
-            if luck <= 0:
-                return keep
-            spent = case._replace(luck=luck - 1)
-            again = sum(wgt * k(self, spent, o) for o, wgt in pairs)
-            return sum(wgt * np.maximum(v, again) for wgt, v in values)
-        if luck == IDENT:
-            again = sum(wgt * _shift_luck(v) for wgt, v in values)
-        else:
-            spent = case._replace(luck=luck.plus(-1))
-            again = sum(wgt * k(self, spent, o) for o, wgt in pairs)
-        best = sum(wgt * np.maximum(v, again) for wgt, v in values)
-        can = (actual(luck, L) >= 1)[None, :]
-        return np.where(can, best, keep)
-
-    def plain_roll(self, case: Case, mod: int, table, k):
-        return sum(p * k(self, case, o) for o, p in row_probabilities(table, mod))
-
-    def reroll_value(self, case: Case, mod: int, table, k) -> float:
-        """P(win) after spending 1 Luck on a roll (a concrete case; ``mod`` includes SM)."""
-        spent = case._replace(luck=case.luck - 1)
-        return sum(p * k(self, spent, o) for o, p in row_probabilities(table, mod))
-
-    def combat(self, case: Case, setup: C.Setup, k):
-        return C.solve(setup, {t: k(self, case, t) for t in C.terminals(setup)})[0]
-
-    def tail(self, key, case: Case, k, f):
-        if not isinstance(k, E.Phase):
-            return f(self, case, k)
-        mode = mode_of(case)
-        core = _core(mode)
-        ck = (key, core)
-        leaves = self.compiled.get(ck, 0)
-        if leaves == 0:
-            leaves = self.compiled[ck] = compile_tail(f, core)
-        if leaves is not None:
-            total = 0.0
-            for wgt, over, sm, luck in leaves:
-                end = case
-                if over:
-                    vals = list(case)
-                    for i, v in over:
-                        vals[i] = v
-                    end = Case._make(vals)
-                end = end._replace(sm=_compose(case.sm, sm), luck=_compose(case.luck, luck))
-                total = total + wgt * k(self, end)
-            return total
-        mk = (key, mode, k.key)
-        v = self.memo.get(mk)
-        if v is None:
-            v = self.memo[mk] = full(f(self, root(mode), k), lead_of(k))
-        return gather(v, case.sm, case.luck)
-
-    def finish(self, phase: E.Phase, case: Case):
-        if case.outcome is not None:
-            return Solver.terminal(case)
-        solver = self.solver
-        if phase.key[0] == "turn":
-            if case.turn >= T.TURNS:
-                return 0.0
-            m = flagless(mode_of(case._replace(turn=case.turn + 1)))
-            if len(phase.key) == 1:  # a concrete walk: the case's own flags
-                return gather(solver.v1(m, flags_of(case)), case.sm, case.luck)
-            labels = phase.key[1]
-            if case.unlock:  # an event allowed Investigate next turn
-                labels = tuple(f[:3] + (True,) for f in labels)
-            return gather(solver.v(m, labels), case.sm, case.luck)
-        f, waited = flags_of(case), phase.key[1]
-        labels = (f,)
-        w = solver.w(flagless(mode_of(case)), waited, labels)
-        return gather(w[labels.index(f)], case.sm, case.luck)
-
-
-# ----------------------------------------------------------------------------- flags
 #: the flags a turn leaves for the next: (bonus Action, bonus, trapped, Investigate allowed)
 NO_FLAGS = (None, 0, False, False)
 UNLOCKED = (None, 0, False, True)
 TRAPPED = (None, 0, True, False)
-BASIC = (NO_FLAGS, UNLOCKED, TRAPPED)
-
-_TURN_PHASES: dict = {}
-
-
-def turn_phase(labels: tuple) -> E.Phase:
-    """The end of the Encounter phase, valued for every flag in ``labels`` at once."""
-    p = _TURN_PHASES.get(labels)
-    if p is None:
-        p = _TURN_PHASES[labels] = E.Phase(("turn", labels))
-    return p
-
-
-def lead_of(k) -> tuple:
-    """The leading axes of the values a continuation returns (flag labels)."""
-    key = getattr(k, "key", None)
-    return (len(key[1]),) if key and key[0] == "turn" and len(key) == 2 else ()
 
 
 def flags_of(case: Case) -> tuple:
@@ -425,31 +192,428 @@ def with_flags(case: Case, f: tuple) -> Case:
     return case._replace(bonus_action=f[0], bonus=f[1], trapped=f[2], unlock=f[3])
 
 
-def flagless(mode: Case) -> Case:
-    return mode._replace(bonus_action=None, bonus=0, trapped=False, unlock=False)
+_KEYS: dict = {}
 
 
+def mode_key(case: Case) -> Case:
+    """The memo key of a case's mode: no turn, SM, Luck or flags (see ``mode_of``)."""
+    k = _KEYS.get(case)
+    if k is None:
+        if len(_KEYS) > 500_000:
+            _KEYS.clear()
+        k = _KEYS[case] = with_flags(mode_of(case), NO_FLAGS)._replace(turn=0)
+    return k
+
+
+def probe(key: Case, turn: int) -> Case:
+    """The case a phase is traced or valued from: ``key`` at ``turn``, symbolic SM/Luck."""
+    return key._replace(turn=turn, sm=IDENT, luck=IDENT)
+
+
+# ----------------------------------------------------------------------------- compiling
+class Leaf(NamedTuple):
+    """The end of a phase: fields changed from the trace's probe, SM and Luck (``Lin``)."""
+
+    over: tuple
+    sm: object
+    luck: object
+
+
+class MaxNode(NamedTuple):
+    """A decision: the best of ``options`` (expressions), elementwise."""
+
+    options: tuple
+
+
+class CombatNode(NamedTuple):
+    """A fight: ``combat.solve`` over ``terms`` ((terminal, expression), ...)."""
+
+    setup: C.Setup
+    terms: tuple
+
+
+#: an expression: ``((weight, node), ...)``; a weight is a float or an (S, 1) array over the
+#: SM the trace started with; a node is a ``Leaf``, ``MaxNode`` or ``CombatNode``
+Expr = tuple
+
+_PLAIN = tuple(i for i, f in enumerate(Case._fields) if f not in ("sm", "luck"))
+
+
+def _reindex(w, sm):
+    """A weight over a sub-trace's start SM, seen from a case whose SM is ``sm``."""
+    if not isinstance(w, np.ndarray) or sm == IDENT:
+        return w
+    if type(sm) is int:
+        return float(w[min(sm, S - 1), 0])
+    return w[actual(sm, S)]
+
+
+class Tracer:
+    """The world that turns a phase into an ``Expr`` (see the module docstring).
+
+    ``trace(f, probe)`` runs ``f(tracer, probe)``; every end of phase (``finish``) becomes a
+    weighted ``Leaf``; SM-dependent branches become SM-dependent weights; ``choose`` and
+    ``combat`` become decision nodes over sub-traces. A paragraph or line event read as
+    the last thing of a phase (``tail``) is traced once per mode and spliced in.
+    """
+
+    def __init__(self):
+        self.cache: dict = {}
+        self._terms: list = []
+        self._w = 1.0
+        self._probe: Case | None = None
+
+    def trace(self, f, start: Case) -> Expr:
+        saved = (self._terms, self._w, self._probe)
+        self._terms, self._w, self._probe = [], 1.0, start
+        try:
+            f(self, start)
+            return tuple(self._terms)
+        finally:
+            self._terms, self._w, self._probe = saved
+
+    def run(self, f, start: Case) -> list[tuple[float, Case]]:
+        """``[(p, end case), ...]`` of ``f(tracer, start, k)`` (no decisions inside)."""
+        out = []
+        for w, node in self.trace(lambda t, c: f(t, c, E.AFTER_TURN), start):
+            if type(node) is not Leaf:
+                raise ValueError("the phase holds a decision")
+            out.append((w, self.end_case(start, node)))
+        return out
+
+    @staticmethod
+    def end_case(start: Case, leaf: Leaf) -> Case:
+        vals = list(start)
+        for i, v in leaf.over:
+            vals[i] = v
+        if type(leaf.sm) is int:  # a concrete trace: the end values themselves
+            return Case._make(vals)._replace(sm=leaf.sm, luck=leaf.luck)
+        return Case._make(vals)._replace(sm=_compose(start.sm, leaf.sm),
+                                         luck=_compose(start.luck, leaf.luck))
+
+    def _sub(self, run) -> Expr:
+        saved = (self._terms, self._w)
+        self._terms, self._w = [], 1.0
+        try:
+            run()
+            return tuple(self._terms)
+        finally:
+            self._terms, self._w = saved
+
+    def note(self, text: str) -> None:
+        pass
+
+    def chance(self, case: Case, dist, k):
+        w0 = self._w
+        try:
+            for p, x in dist:
+                self._w = w0 * p
+                k(self, case, x)
+        finally:
+            self._w = w0
+
+    def _split(self, case: Case, p, k_yes, k_no):
+        w0 = self._w
+        try:
+            self._w = w0 * p
+            k_yes(self, case)
+            self._w = w0 * (1 - p)
+            k_no(self, case)
+        finally:
+            self._w = w0
+
+    def sm_at_least(self, case: Case, value: int, k_yes, k_no):
+        if type(case.sm) is int:
+            return k_yes(self, case) if case.sm >= value else k_no(self, case)
+        mask = actual(case.sm, S) >= value
+        if mask.all():
+            return k_yes(self, case)
+        if not mask.any():
+            return k_no(self, case)
+        return self._split(case, mask[:, None].astype(float), k_yes, k_no)
+
+    def roll_at_most_sm(self, case: Case, offset: int, k):
+        if type(case.sm) is int:
+            p = E.p_2d6_at_most(case.sm + offset)
+            return self.chance(case, _yes_no(p), k)
+        p = p_at_most_by_sm(offset)[actual(case.sm, S)]
+        if (p >= 1).all():
+            return k(self, case, True)
+        if (p <= 0).all():
+            return k(self, case, False)
+        return self._split(case, p, lambda w, c: k(w, c, True), lambda w, c: k(w, c, False))
+
+    def plain_roll(self, case: Case, mod: int, table, k):
+        return self.chance(case, tuple((p, o) for o, p in row_probabilities(table, mod)), k)
+
+    def luck_roll(self, *args):
+        raise TypeError("an Action roll is valued by the Solver, not traced")
+
+    def choose(self, case: Case, kind: str, options, k):
+        subs = tuple(self._sub(lambda o=o: k(self, case, o)) for o in options)
+        self._terms.append((self._w, MaxNode(subs)))
+
+    def combat(self, case: Case, setup: C.Setup, k):
+        terms = tuple((t, self._sub(lambda t=t: k(self, case, t))) for t in C.terminals(setup))
+        self._terms.append((self._w, CombatNode(setup, terms)))
+
+    def finish(self, phase, case: Case):
+        self._terms.append((self._w, self._leaf(case)))
+
+    def _leaf(self, case: Case) -> Leaf:
+        start = self._probe
+        return Leaf(tuple((i, case[i]) for i in _PLAIN if case[i] != start[i]), case.sm, case.luck)
+
+    def tail(self, key, case: Case, k, f):
+        if not isinstance(k, E.Phase) or type(case.sm) is int:
+            return f(self, case, k)
+        sub = probe(with_flags(mode_of(case), flags_of(case))._replace(turn=0), 0)
+        ck = (key, sub)
+        expr = self.cache.get(ck)
+        if expr is None:
+            expr = self.cache[ck] = self.trace(lambda t, c: f(t, c, k), sub)
+        w0 = self._w
+        for w, node in expr:
+            self._terms.append((w0 * _reindex(w, case.sm), self._moved(node, case)))
+
+    def _moved(self, node, case: Case):
+        """``node`` of a sub-trace (from the mode of ``case``) seen from ``case``."""
+        if type(node) is Leaf:
+            return self._leaf(self.end_case(case, node))
+        if type(node) is MaxNode:
+            return MaxNode(tuple(self._moved_expr(sub, case) for sub in node.options))
+        return CombatNode(node.setup, tuple((t, self._moved_expr(sub, case))
+                                            for t, sub in node.terms))
+
+    def _moved_expr(self, expr: Expr, case: Case) -> Expr:
+        return tuple((_reindex(w, case.sm), self._moved(n, case)) for w, n in expr)
+
+
+def _yes_no(p: float) -> tuple:
+    return ((1.0, True),) if p >= 1 else ((1.0, False),) if p <= 0 else ((p, True), (1 - p, False))
+
+
+class Target(NamedTuple):
+    """Where a leaf leads: the mode key and the flags the phase leaves."""
+
+    key: Case
+    flags: tuple
+
+
+class Lump(NamedTuple):
+    """A compiled expression: ``const + sum(wts * target values gathered at idx) + nodes``."""
+
+    const: object  # float or flat (S*L) array: the leaves that end the case
+    targets: tuple  # (Target, ...)
+    moves: np.ndarray  # (leaves,) ids of the (SM, Luck) after the phase (``_MOVES``)
+    wts: np.ndarray  # (leaves, S*L), or (leaves, 1) when no weight depends on SM
+    nodes: tuple  # ((weight, MaxNode or CombatNode of Lumps), ...)
+
+
+def compile_expr(expr: Expr, start: Case, interned: dict) -> Lump:
+    """Merge ``expr``'s leaves (traced from ``start``) by where they lead (see ``Lump``).
+    Equal decision nodes (a fight reached by each of option 3's starts) become one object
+    (``interned``), valued once per ``evaluate``."""
+    const = 0.0
+    merged: dict = {}
+    nodes = []
+    for w, node in expr:
+        if type(node) is Leaf:
+            end = Tracer.end_case(start, node)
+            if end.outcome is not None:
+                const = const + w * (1.0 if end.won else 0.0)
+                continue
+            key = (Target(mode_key(end), flags_of(end)), end.sm, end.luck)
+            merged[key] = merged.get(key, 0.0) + w
+        elif type(node) is MaxNode:
+            subs = tuple(compile_expr(o, start, interned) for o in node.options)
+            nodes.append((_by_sm(w), _intern(interned, ("max",) + tuple(map(id, subs)),
+                                             MaxNode(subs))))
+        else:
+            terms = tuple((t, compile_expr(sub, start, interned)) for t, sub in node.terms)
+            nodes.append((_by_sm(w), _intern(interned, ("fight", node.setup) + tuple(
+                (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
+    targets = tuple(t for t, _, _ in merged)
+    n = len(targets)
+    moves = np.array([_move_id(sm, luck) for _, sm, luck in merged], dtype=np.intp)
+    by_sm = any(isinstance(w, np.ndarray) for w in merged.values())
+    wts = np.empty((n, SL if by_sm else 1))
+    for i, w in enumerate(merged.values()):
+        wts[i] = _by_sm(w) if isinstance(w, np.ndarray) else w
+    const = _by_sm(const)
+    lump = Lump(const, targets, moves, wts, tuple(nodes))
+    key = ("lump", const.tobytes() if isinstance(const, np.ndarray) else const, targets,
+           moves.tobytes(), wts.tobytes(), tuple((id(n), _bytes(w)) for w, n in nodes))
+    return _intern(interned, key, lump)
+
+
+_MOVE_IDS: dict = {}
+_MOVES = np.empty((0, SL), dtype=np.intp)  # row i: flat indices of move i for every start
+
+
+def _move_id(sm, luck) -> int:
+    """The id of an (SM, Luck) change (``Lin`` pair) in the shared table ``_MOVES``."""
+    global _MOVES
+    i = _MOVE_IDS.get((sm, luck))
+    if i is None:
+        i = _MOVE_IDS[(sm, luck)] = len(_MOVE_IDS)
+        if i >= len(_MOVES):
+            grown = np.empty((max(64, 2 * len(_MOVES)), SL), dtype=np.intp)
+            grown[: len(_MOVES)] = _MOVES
+            _MOVES = grown
+        _MOVES[i] = _flat(sm, luck)
+    return i
+
+
+def _bytes(w):
+    return w.tobytes() if isinstance(w, np.ndarray) else w
+
+
+def _intern(interned: dict, key: tuple, obj):
+    return interned.setdefault(key, obj)
+
+
+def evaluate(lump: Lump, get, memo: dict | None = None):
+    """The value of ``lump``; ``get(target)`` gives a target's values: flat (S*L) arrays,
+    or (labels, S*L) for every flag label at once. ``memo``: decision nodes already valued
+    in this evaluation (by identity)."""
+    if memo is None:
+        memo = {}
+    out = lump.const
+    if lump.targets:
+        arrs = np.stack([get(t) for t in lump.targets])
+        if arrs.ndim == 2:
+            g = np.take_along_axis(arrs, _MOVES[lump.moves], axis=1)
+            out = out + (np.einsum("nk,nk->k", g, lump.wts) if lump.wts.shape[1] > 1
+                         else np.einsum("nk,n->k", g, lump.wts[:, 0]))
+        else:
+            g = np.take_along_axis(arrs, _MOVES[lump.moves][:, None, :], axis=2)
+            out = out + (np.einsum("nxk,nk->xk", g, lump.wts) if lump.wts.shape[1] > 1
+                         else np.einsum("nxk,n->xk", g, lump.wts[:, 0]))
+    for w, node in lump.nodes:
+        v = memo.get(id(node))
+        if v is None:
+            if type(node) is MaxNode:
+                v = reduce(np.maximum, [evaluate(o, get, memo) for o in node.options])
+            else:
+                v = C.solve(node.setup, {t: evaluate(sub, get, memo) for t, sub in node.terms})[0]
+            memo[id(node)] = v
+        out = out + w * v
+    return out
+
+
+def _bonus_probs(table, mod: int, with_sm: bool, n_bonus: int) -> np.ndarray:
+    """P(row | 2d6 + mod + carried bonus c (+ SM)), c = 0..n_bonus-1: (bonus, S or 1, rows)."""
+    if with_sm:
+        return np.stack([row_matrix(table, mod + c) for c in range(n_bonus)])
+    outcomes = outcomes_of(table)
+    return np.stack([[dict(row_probabilities(table, mod + c)).get(o, 0.0) for o in outcomes]
+                     for c in range(n_bonus)])[:, None, :]
+
+
+_PLANS: dict = {}
+
+
+def _label_plan(labels: tuple) -> tuple:
+    """``labels`` grouped for ``Solver.v``: ``(action, unlock, positions, bonuses)`` per run
+    of one Action's bonus values, ``(None, _, position, _)`` per other flag."""
+    plan = _PLANS.get(labels)
+    if plan is None:
+        runs: dict = {}
+        singles = []
+        for i, f in enumerate(labels):
+            if f[0] is None or f[2]:
+                singles.append((None, f[3], i, None))
+            else:
+                pos, cs = runs.setdefault((f[0], f[3]), ([], []))
+                pos.append(i)
+                cs.append(f[1])
+        plan = _PLANS[labels] = tuple(singles) + tuple(
+            (a, u, pos, cs) for (a, u), (pos, cs) in runs.items())
+    return plan
+
+
+# ----------------------------------------------------------------------------- concrete walks
+class Expect:
+    """The world of exact expectations on a *concrete* case (ints for SM and Luck): chance
+    nodes are summed, decisions maximised, the end of a phase reads the solver's memo."""
+
+    def __init__(self, solver: "Solver"):
+        self.solver = solver
+
+    def note(self, text: str) -> None:
+        pass
+
+    def chance(self, case: Case, dist, k):
+        if len(dist) == 1:
+            return k(self, case, dist[0][1])
+        return sum(p * k(self, case, x) for p, x in dist)
+
+    def choose(self, case: Case, kind: str, options, k):
+        return max(k(self, case, o) for o in options)
+
+    def sm_at_least(self, case: Case, value: int, k_yes, k_no):
+        return k_yes(self, case) if case.sm >= value else k_no(self, case)
+
+    def roll_at_most_sm(self, case: Case, offset: int, k):
+        return self.chance(case, _yes_no(E.p_2d6_at_most(case.sm + offset)), k)
+
+    def luck_roll(self, case: Case, tag: str, mod: int, with_sm: bool, table, k):
+        mod += case.sm if with_sm else 0
+        pairs = row_probabilities(table, mod)
+        values = [(p, k(self, case, o)) for o, p in pairs]
+        if case.luck <= 0:
+            return sum(p * v for p, v in values)
+        again = self.reroll_value(case, mod, table, k)
+        return sum(p * max(v, again) for p, v in values)
+
+    def plain_roll(self, case: Case, mod: int, table, k):
+        return sum(p * k(self, case, o) for o, p in row_probabilities(table, mod))
+
+    def reroll_value(self, case: Case, mod: int, table, k) -> float:
+        """P(win) after spending 1 Luck on a roll (``mod`` includes SM)."""
+        spent = case._replace(luck=case.luck - 1)
+        return sum(p * k(self, spent, o) for o, p in row_probabilities(table, mod))
+
+    def combat(self, case: Case, setup: C.Setup, k):
+        return C.solve(setup, {t: k(self, case, t) for t in C.terminals(setup)})[0]
+
+    def tail(self, key, case: Case, k, f):
+        return f(self, case, k)
+
+    def finish(self, phase: E.Phase, case: Case):
+        if case.outcome is not None:
+            return Solver.terminal(case)
+        s = self.solver
+        if phase.key[0] == "turn":
+            if case.turn >= T.TURNS:
+                return 0.0
+            return at(s.v1(case.turn + 1, mode_key(case), flags_of(case)), case.sm, case.luck)
+        return at(s.w(case.turn, mode_key(case), phase.key[1], (flags_of(case),))[0],
+                  case.sm, case.luck)
+
+
+# ----------------------------------------------------------------------------- the DP
 class Solver:
     """The DP over one case (its ``Context``); values are memoised across calls.
 
-    A *mode* here is flagless (``flagless(mode_of(case))``): last turn's flags (bonus,
-    trap, Investigate allowed) are a leading array axis instead of part of the memo key.
-    The Encounter phase of a mode is walked once for a tuple of flag *labels*
-    (``w``: shape ``(labels, S, L)``), since its events never read the flags; the value at
-    the start of a turn for one flag (``v1``) is a max over the Action values (``qa``);
-    an Action with a cumulative +1 row is solved for every carried bonus at once (``q_all``:
-    shape ``(bonus, S, L)``).
+    Keys: ``t`` the turn, ``key`` a ``mode_key``, ``f`` last turn's flags. Values are flat
+    (S*L) arrays over every SM and Luck.
     """
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.world = Expect(self)
-        self.V: dict[Case, object] = {}  # (mode with reduced flags) -> (S, L)
-        self.Q: dict[tuple, object] = {}  # (mode, action) -> (S, L) or (bonus, S, L)
-        self.W: dict[tuple, np.ndarray] = {}  # (mode, waited, labels) -> (labels, S, L)
-        self.R: dict[tuple, object] = {}  # (mode, action, row outcome) -> (S, L)
-        self.O: dict[tuple, object] = {}  # (mode with flags, action) -> best other Action
-        self._legal: dict[Case, list[str]] = {}
+        self.tracer = Tracer()
+        self.V: dict = {}  # (t, key with reduced flags) -> (S*L)
+        self.Q: dict = {}  # (t, key, action) -> (S*L) or (bonus, S*L)
+        self.W: dict = {}  # (t, key, waited, labels) -> (labels, S*L)
+        self.O: dict = {}  # (t, key with flags, action) -> best other Action
+        self.rows: dict = {}  # (key, action) -> {row outcome: Lump}
+        self.enc: dict = {}  # (key, band, waited) -> Lump
+        self.interned: dict = {}  # equal compiled pieces, one object each
+        self._legal: dict = {}
+        self._labels: dict = {}
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)  # a turn nests a few dozen frames; 12 turns deep
 
@@ -473,123 +637,184 @@ class Solver:
             mode = mode._replace(bonus_action=None, bonus=0)
         return mode
 
-    # -- memoised phases, over every (SM, Luck)
-    def v(self, m: Case, labels: tuple) -> np.ndarray:
-        """Start of a turn at flagless ``m``, for each flag in ``labels``. A run of bonus
-        values of one Action (what an Encounter phase after that Action's +1 row carries)
-        is one array operation: max(the Action with each bonus, the best other Action)."""
-        a, _, trapped, unlock = labels[0]
-        if a is not None and len(labels) > 1 and all(f[0] == a and f[3] == unlock for f in labels):
-            base = with_flags(m, (None, 0, False, unlock))
+    # -- the start of a turn
+    def v(self, t: int, key: Case, labels: tuple) -> np.ndarray:
+        """Start of turn ``t`` for each flag in ``labels``: (labels, S*L). The bonus values
+        of one Action are one array operation: max(the Action with each bonus, the best
+        other Action)."""
+        out = np.empty((len(labels), SL))
+        for a, unlock, pos, cs in _label_plan(labels):
+            if a is None:
+                out[pos] = self.v1(t, key, labels[pos])
+                continue
+            base = with_flags(key, (None, 0, False, unlock))
             if a in self.legal(base):
-                cs = [f[1] for f in labels]
-                q = self.q_all(m, a, max(cs) + 1)
-                return np.maximum(q[cs], self.others(m, a, base))
-        return np.stack([np.broadcast_to(self.v1(m, f), (S, L)) for f in labels])
+                q = self.q_all(t, key, a, max(cs) + 1)
+                out[pos] = np.maximum(q[cs], self.others(t, key, a, base))
+            else:
+                out[pos] = self.v1(t, key, (None, 0, False, unlock))
+        return out
 
-    def others(self, m: Case, action: str, base: Case):
+    def v1(self, t: int, key: Case, f: tuple):
+        """Start of turn ``t`` with flags ``f``: the best legal Action."""
+        vk = self._v_key(with_flags(key, f))
+        out = self.V.get((t, vk))
+        if out is None:
+            out = reduce(np.maximum, [self.qa(t, key, a, vk) for a in self.legal(vk)])
+            self.V[(t, vk)] = out
+        return out
+
+    def others(self, t: int, key: Case, action: str, base: Case):
         """The best legal Action other than ``action`` at ``base`` (no bonus)."""
-        key = (base, action)
-        out = self.O.get(key)
+        ok = (t, base, action)
+        out = self.O.get(ok)
         if out is None:
-            values = [self.qa(m, b, base) for b in self.legal(base) if b != action]
-            out = self.O[key] = reduce(np.maximum, values) if values else 0.0
+            values = [self.qa(t, key, b, base) for b in self.legal(base) if b != action]
+            out = self.O[ok] = reduce(np.maximum, values) if values else 0.0
         return out
 
-    def v1(self, m: Case, f: tuple):
-        """Start of a turn at flagless ``m`` with flags ``f``: the best Action."""
-        key = self._v_key(with_flags(m, f))
-        out = self.V.get(key)
-        if out is None:
-            values = [self.qa(m, a, key) for a in self.legal(key)]
-            out = self.V[key] = full(reduce(np.maximum, values))
-        return out
-
-    def qa(self, m: Case, action: str, case: Case):
-        """P(win) of ``action`` at flagless ``m`` with the flags of ``case``."""
-        if action == T.ESCAPE_TRAP:
-            return self.w(m, False, (NO_FLAGS,))[0]
+    def qa(self, t: int, key: Case, action: str, case: Case):
+        """``action`` at turn ``t`` from ``key`` with the flags of ``case``."""
+        if action in (T.ESCAPE_TRAP, T.WAIT):
+            return self.w(t, key, action == T.WAIT, (NO_FLAGS,))[0]
         carried = case.bonus if case.bonus_action == action else 0
-        q = self.q_all(m, action, carried + 1)
-        return q[carried] if q.ndim == 3 else q
+        q = self.q_all(t, key, action, carried + 1)
+        return q[carried] if q.ndim == 2 else q
 
-    def q_all(self, m: Case, action: str, need: int = 1):
-        """``action`` from flagless ``m``: (S, L), or (bonus, S, L) for an Action with a
-        cumulative +1 row (at least ``need`` bonus values: a turn-t case carries < t)."""
-        key = (m, action)
-        out = self.Q.get(key)
-        if out is None or (out.ndim == 3 and out.shape[0] < need):
-            out = self._q(m, action, max(need, m.turn))
-            if not isinstance(out, np.ndarray) or out.ndim < 3:
-                out = np.broadcast_to(out, (S, L))
-            self.Q[key] = out
+    def q_all(self, t: int, key: Case, action: str, need: int = 1) -> np.ndarray:
+        """``action`` at turn ``t``: (S*L), or (bonus, S*L) for an Action with a cumulative
+        +1 row (at least ``need`` bonus values; a case at turn t carries less than t)."""
+        qk = (t, key, action)
+        out = self.Q.get(qk)
+        if out is None or (out.ndim == 2 and out.shape[0] < need):
+            out = self._q(t, key, action, max(need, t))
+            if not isinstance(out, np.ndarray):  # a constant (every path ends the case)
+                out = np.full(SL, float(out))
+            self.Q[qk] = out
         return out
 
-    def _q(self, m: Case, action: str, n_bonus: int):
-        start = root(m)
-        after = E.AFTER_ACTION[action == T.WAIT]
-        if action not in T.ACTION_TABLES:
-            return full(E.take_action(self.world, self.ctx, start, action, after))
+    def _row_lumps(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
+        rk = (key, action)
+        lumps = self.rows.get(rk)
+        if lumps is None:
+            lumps = self.rows[rk] = {}
+            start = cleared._replace(turn=0)
+            for o in outcomes:
+                if o != "bonus":
+                    expr = self.tracer.trace(lambda w, c, o=o: k_row(w, c, o), start)
+                    lumps[o] = compile_expr(expr, start, self.interned)
+        return lumps
+
+    def _after_action(self, t: int):
+        return lambda target: self.w(t, target.key, False, (target.flags,))[0]
+
+    def _q(self, t: int, key: Case, action: str, n_bonus: int):
+        start = probe(key, t)
+        after = E.AFTER_ACTION[False]
+        if action not in T.ACTION_TABLES:  # Rest: the healing rolls, then the Encounter phase
+            lk = (key, action)
+            lump = self.rows.get(lk)
+            if lump is None:
+                s0 = start._replace(turn=0)
+                lump = self.rows[lk] = compile_expr(self.tracer.trace(
+                    lambda w, c: E.take_action(w, self.ctx, c, action, after), s0), s0,
+                    self.interned)
+            return evaluate(lump, self._after_action(t))
         cleared, mod, with_sm, table, k_row = E.action_roll(self.ctx, start, action, after)
-        outcomes = tuple(dict.fromkeys(r.outcome for r in table))
-
-        def row_value(o):
-            key = (m, action, o)
-            r = self.R.get(key)
-            if r is None:
-                r = self.R[key] = full(k_row(self.world, cleared, o))
-            return r
-
+        outcomes = outcomes_of(table)
+        lumps = self._row_lumps(key, action, cleared, k_row, outcomes)
         if "bonus" not in outcomes:
-            return full(self.world.luck_roll(cleared, action, mod, with_sm, table,
-                                             lambda w, c, o: row_value(o)))
-        # every carried bonus c = 0..n_bonus-1 at once: P(row | 2d6 + mod + c (+ SM))
-        if with_sm:
-            probs = np.stack([row_matrix(table, mod + c)[1] for c in range(n_bonus)])
-        else:
-            probs = np.stack([[dict(row_probabilities(table, mod + c)).get(o, 0.0)
-                               for o in outcomes] for c in range(n_bonus)])[:, None, :]
-        b = outcomes.index("bonus")
-        grows = [c for c in range(n_bonus) if probs[c, :, b].any()]
+            n_bonus = 1
+        probs = _bonus_probs(table, mod, with_sm, n_bonus)
+        get = self._after_action(t)
         pairs = []
         for j, o in enumerate(outcomes):
-            p = probs[:, :, j][..., None]  # (bonus, S or 1, 1)
+            p = probs[:, :, j]
             if not p.any():
                 continue
+            p = np.repeat(p, L, axis=1) if with_sm else p  # (bonus, S*L or 1)
             if o == "bonus":  # the same mode, with next turn's bonus c + 1
-                labels = tuple((action, c + 1, False, False) for c in grows)
-                vals = np.zeros((n_bonus, S, L))
-                vals[grows] = self.w(m, False, labels)
+                grows = [c for c in range(n_bonus) if probs[c, :, j].any()]
+                vals = np.zeros((n_bonus, SL))
+                vals[grows] = self.w(t, key, False, tuple((action, c + 1, False, False)
+                                                          for c in grows))
                 pairs.append((p, vals))
             else:
-                pairs.append((p, row_value(o)))
+                pairs.append((p, evaluate(lumps[o], get)))
         keep = sum(p * v for p, v in pairs)
         again = sum(p * _shift_luck(v) for p, v in pairs)
         best = sum(p * np.maximum(v, again) for p, v in pairs)
-        return full(np.where((np.arange(L) >= 1)[None, None, :], best, keep), (n_bonus,))
+        out = np.where(_CAN_SPEND, best, keep)
+        out = np.broadcast_to(out, (n_bonus, SL))
+        return out if "bonus" in outcomes else out[0]
 
-    def w(self, m: Case, waited: bool, labels: tuple) -> np.ndarray:
-        """The Encounter phase at flagless ``m`` (after Wait if ``waited``), for each flag
-        in ``labels`` (the flags the Action left for next turn)."""
-        key = (m, waited, labels)
-        out = self.W.get(key)
+    # -- the Encounter phase
+    def w(self, t: int, key: Case, waited: bool, labels: tuple) -> np.ndarray:
+        """The Encounter phase of turn ``t`` (after Wait if ``waited``) for each flag in
+        ``labels`` (the flags the Action left for next turn): (labels, S*L). After an
+        Action it is evaluated once for every flag an Action at ``key`` can leave
+        (``flag_labels``) and sliced."""
+        wk = (t, key, waited, labels)
+        out = self.W.get(wk)
         if out is None:
-            out = self.W[key] = full(E.encounter(self.world, self.ctx, root(m), waited,
-                                                 turn_phase(labels)), (len(labels),))
+            every = self.flag_labels(t, key) if not waited else ()
+            if every and labels != every and all(f in every for f in labels):
+                at_once = self.w(t, key, False, every)
+                out = at_once[[every.index(f) for f in labels]]
+            else:
+                out = self._encounter(t, key, waited, labels)
+            self.W[wk] = out
         return out
+
+    def flag_labels(self, t: int, key: Case) -> tuple:
+        """Every flag an Action at turn ``t`` from ``key`` can leave for next turn: none,
+        Investigate allowed, trapped, and each bonus a +1 row can grow to."""
+        fk = (t, key)
+        out = self._labels.get(fk)
+        if out is None:
+            out = [NO_FLAGS, UNLOCKED, TRAPPED]
+            start = probe(key, t)
+            for a in T.ACTION_TABLES:
+                if a not in self.legal(key) and a not in self.legal(with_flags(key, UNLOCKED)):
+                    continue
+                _, mod, with_sm, table, _ = E.action_roll(self.ctx, start, a, E.AFTER_TURN)
+                outcomes = outcomes_of(table)
+                if "bonus" in outcomes:
+                    probs = _bonus_probs(table, mod, with_sm, t)
+                    b = outcomes.index("bonus")
+                    out += [(a, c + 1, False, False) for c in range(t) if probs[c, :, b].any()]
+            out = self._labels[fk] = tuple(out)
+        return out
+
+    def _encounter(self, t: int, key: Case, waited: bool, labels: tuple) -> np.ndarray:
+        band = T.band_for(t)
+        ek = (key, band, waited)
+        lump = self.enc.get(ek)
+        if lump is None:
+            start = probe(key, t)
+            lump = self.enc[ek] = compile_expr(self.tracer.trace(
+                lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start),
+                start, self.interned)
+        unlocked = tuple(f[:3] + (True,) for f in labels)
+        if t >= T.TURNS:
+            zero = np.zeros((len(labels), SL))
+            value = evaluate(lump, lambda target: zero)
+        else:
+            value = evaluate(lump, lambda target: self.v(
+                t + 1, target.key, unlocked if target.flags[3] else labels))
+        return np.ascontiguousarray(np.broadcast_to(value, (len(labels), SL)))
 
     # -- answers for a concrete case
     def value(self, case: Case) -> float:
         if case.over:
             return self.terminal(case)
-        mode = mode_of(case)
-        return float(gather(self.v1(flagless(mode), flags_of(mode)), case.sm, case.luck))
+        return at(self.v1(case.turn, mode_key(case), flags_of(case)), case.sm, case.luck)
 
     def q_values(self, case: Case) -> dict[str, float]:
         """P(win) of each legal Action at the start of a turn (legal order)."""
-        mode = mode_of(case)
-        m = flagless(mode)
-        return {a: float(gather(self.qa(m, a, mode), case.sm, case.luck))
+        key = mode_key(case)
+        mode = with_flags(key, flags_of(case))
+        return {a: at(self.qa(case.turn, key, a, mode), case.sm, case.luck)
                 for a in E.legal_actions(self.ctx, case)}
 
     def after_action(self, case: Case, waited: bool) -> float:
@@ -603,8 +828,8 @@ class Solver:
 
     @property
     def states(self) -> int:
-        """Memoised phases (each holds every SM and Luck, and W every flag label)."""
-        return len(self.V) + len(self.W) + len(self.world.memo)
+        """Memoised values (each over every SM and Luck; W over every flag label)."""
+        return len(self.V) + len(self.W) + len(self.Q)
 
 
 _SOLVERS: dict = {}

@@ -134,6 +134,8 @@ def solve(setup: Setup, value: dict) -> tuple:
     import numpy as np
 
     scalar = all(not isinstance(v, np.ndarray) for v in value.values())
+    if not scalar:
+        return _solve_arrays(setup, value, np), None
     W: dict[State, object] = {}
     U: dict[State, object] = {}
     plan: dict[State, tuple[str, bool]] = {}
@@ -165,6 +167,45 @@ def solve(setup: Setup, value: dict) -> tuple:
         if scalar:
             plan[x] = best
     return U[START], (plan if scalar else None)
+
+
+def _solve_arrays(setup: Setup, value: dict, np):
+    """``solve`` for array values: every state's candidates (champion, escape) at once,
+    elementwise the best (value after a round, then value on entry), the first of equals:
+    the same choice as the scalar version."""
+    terms = list(value)
+    tindex = {t: i for i, t in enumerate(terms)}
+    shape = np.broadcast_shapes(*(np.shape(v) for v in value.values()))
+    VT = np.stack([np.broadcast_to(value[t], shape) for t in terms])
+    ve = np.broadcast_to(value[(ESCAPED,)], shape)
+    pe = setup.p_escape
+    W: dict = {}
+    U: dict = {}
+    for x, cands in skeleton(setup):
+        n = len(cands)
+        P = np.zeros((n, len(terms)))
+        loops = np.empty(n)
+        for i, (_, term, _, loop) in enumerate(cands):
+            for t, p in term:
+                P[i, tindex[t]] += p
+            loops[i] = loop
+        gain = np.tensordot(P, VT, axes=1)
+        for i, (_, _, nxt, _) in enumerate(cands):
+            for y, p in nxt:
+                gain[i] += p * W[y]
+        lp = loops.reshape((n,) + (1,) * len(shape))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u0 = np.where(lp < 1 - 1e-15, gain / (1 - lp), 0.0)
+            den = 1 - lp * (1 - pe)
+            u1 = np.where(den > 1e-15, (gain + lp * pe * ve) / den, ve)
+        w1 = pe * ve + (1 - pe) * u1
+        wc = np.stack([u0, w1], axis=1).reshape((2 * n,) + shape)  # per champion: fight on, escape
+        uc = np.stack([u0, u1], axis=1).reshape((2 * n,) + shape)
+        top = wc.max(axis=0)
+        best = np.argmax(np.where(wc == top, uc, -np.inf), axis=0)[None]  # ties: the best u
+        W[x] = top
+        U[x] = np.take_along_axis(uc, best, 0)[0]
+    return U[START]
 
 
 def simulate(setup: Setup, plan, rng: random.Random) -> tuple:

@@ -6,8 +6,10 @@ a chance node or a decision means:
 
 - ``worlds.Sampler`` rolls seeded dice (``random.Random``, the only source of chance) and
   asks a policy; the continuation returns the case, so a turn is played once;
-- ``advice.Expect`` sums over every outcome with its exact probability and maximises over
-  decisions; the continuation returns P(case won), so a turn is evaluated exactly.
+- ``advice.Tracer`` follows every outcome and records the phase as an expression (weighted
+  ends of the phase, decisions kept as nodes) that the advisor's DP evaluates per turn;
+- ``advice.Expect`` and ``naive.Naive`` sum over every outcome with its exact probability and
+  maximise over decisions; the continuation returns P(case won).
 
 World interface: ``w.chance(case, [(p, x), ...], k)``, ``w.choose(case, kind, options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
@@ -15,12 +17,12 @@ World interface: ``w.chance(case, [(p, x), ...], k)``, ``w.choose(case, kind, op
 ``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),
 ``w.sm_at_least(case, value, k_yes, k_no)`` and ``w.roll_at_most_sm(case, offset, k)`` (the
 only two places where the SM decides, besides the rolls), ``w.combat(case, setup, k)``,
-``w.tail(key, case, k, f)`` (a paragraph read as the last thing of a phase: the advisor
-memoises it) and ``w.note(text)`` (the sampler's log).
+``w.tail(key, case, k, f)`` (a paragraph read as the last thing of a phase: the tracer
+traces it once per mode) and ``w.note(text)`` (the sampler's log).
 
 SM and Luck are only changed through ``add_sm``/``add_luck`` and only read through the world,
-so the advisor can run a case whose SM and Luck are symbolic (``advice.Lin``) and get the
-answer for every SM and Luck at once.
+so the tracer can run a case whose SM and Luck are symbolic (``advice.Lin``) and the advisor
+gets the answer for every SM and Luck at once.
 
 A turn: ``take_action`` (its continuation ``AFTER_ACTION[waited]``) then ``encounter`` (its
 continuation ``AFTER_TURN``) then ``end_turn``.
