@@ -172,12 +172,25 @@ def solve(setup: Setup, value: dict) -> tuple:
 def _solve_arrays(setup: Setup, value: dict, np):
     """``solve`` for array values: every state's candidates (champion, escape) at once,
     elementwise the best (value after a round, then value on entry), the first of equals:
-    the same choice as the scalar version."""
+    the same choice as the scalar version. Situations with equal terminal values are
+    solved once (they are many: values saturate in SM and Luck)."""
     terms = list(value)
-    tindex = {t: i for i, t in enumerate(terms)}
     shape = np.broadcast_shapes(*(np.shape(v) for v in value.values()))
-    VT = np.stack([np.broadcast_to(value[t], shape) for t in terms])
-    ve = np.broadcast_to(value[(ESCAPED,)], shape)
+    flat = np.stack([np.broadcast_to(value[t], shape) for t in terms]).reshape(len(terms), -1)
+    weights = np.random.default_rng(len(terms)).random(len(terms))
+    _, first, inverse = np.unique(weights @ flat, return_index=True, return_inverse=True)
+    if len(first) < 0.7 * flat.shape[1]:
+        cols = flat[:, first]
+        if np.array_equal(cols[:, inverse], flat):  # no two different situations merged
+            return _solve_columns(setup, terms, cols, np)[inverse].reshape(shape)
+    return _solve_columns(setup, terms, flat, np).reshape(shape)
+
+
+def _solve_columns(setup: Setup, terms: list, VT, np):
+    """The value on entry of the fight for each column of ``VT`` (terminal, situation)."""
+    tindex = {t: i for i, t in enumerate(terms)}
+    shape = VT.shape[1:]
+    ve = VT[tindex[(ESCAPED,)]]
     pe = setup.p_escape
     W: dict = {}
     U: dict = {}
@@ -189,7 +202,7 @@ def _solve_arrays(setup: Setup, value: dict, np):
             for t, p in term:
                 P[i, tindex[t]] += p
             loops[i] = loop
-        gain = np.tensordot(P, VT, axes=1)
+        gain = P @ VT
         for i, (_, _, nxt, _) in enumerate(cands):
             for y, p in nxt:
                 gain[i] += p * W[y]
