@@ -687,11 +687,24 @@ class Solver:
         qk = (t, key, action)
         out = self.Q.get(qk)
         if out is None or (out.ndim == 2 and out.shape[0] < need):
-            out = self._q(t, key, action, max(need, t))
+            out = self._q(t, key, action, max(need, min(t, self._carried_bound(t, key, action))))
             if not isinstance(out, np.ndarray):  # a constant (every path ends the case)
                 out = np.full(SL, float(out))
             self.Q[qk] = out
         return out
+
+    def _carried_bound(self, t: int, key: Case, action: str) -> int:
+        """More than the largest bonus ``action`` can carry into turn ``t``: the +1 row
+        stops being reachable once the bonus lifts every 2d6 total past it (with the turn
+        modifier of any earlier turn: it only grows with the turn)."""
+        if action not in T.ACTION_TABLES or action == T.EXPLORE:
+            return 1
+        _, mod, with_sm, table, _ = E.action_roll(self.ctx, probe(key, 1), action, E.AFTER_TURN)
+        outcomes = outcomes_of(table)
+        if "bonus" not in outcomes:
+            return 1
+        probs = _bonus_probs(table, mod, with_sm, T.TURNS)[:, :, outcomes.index("bonus")]
+        return 1 + max((c + 1 for c in range(T.TURNS) if probs[c].any()), default=0)
 
     def _row_lumps(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
         rk = (key, action)
@@ -760,7 +773,9 @@ class Solver:
             every = self.flag_labels(t, key) if not waited else ()
             if every and labels != every and all(f in every for f in labels):
                 at_once = self.w(t, key, False, every)
-                out = at_once[[every.index(f) for f in labels]]
+                rows = [every.index(f) for f in labels]
+                contiguous = rows == list(range(rows[0], rows[0] + len(rows)))
+                out = at_once[rows[0]:rows[0] + len(rows)] if contiguous else at_once[rows]
             else:
                 out = self._encounter(t, key, waited, labels)
             self.W[wk] = out
