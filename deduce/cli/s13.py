@@ -112,7 +112,7 @@ def table(record_file: str, variant, players, me, hand) -> None:
 
     from deduce.cli.common import err
     from deduce.cli.s13_view import advice_table, compact_view, full_view
-    from deduce.models.sherlock13.table import HELP, TableSession
+    from deduce.models.sherlock13.table import TableSession
 
     interactive = sys.stdin.isatty()
     if not Path(record_file).exists() and interactive:

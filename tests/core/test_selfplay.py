@@ -113,9 +113,9 @@ def test_open_executor_choices():
 
 
 def test_scheduler_needs_dask():
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
         with pytest.raises(InputError, match="--scheduler.*dask"):
             open_executor(1, "tcp://127.0.0.1:8786")
     else:  # pragma: no cover - only with the optional extra

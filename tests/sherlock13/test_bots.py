@@ -30,7 +30,7 @@ from deduce.models.sherlock13.bots import (
 from deduce.models.sherlock13.cards import SUSPECTS
 from deduce.models.sherlock13.knowledge import count_worlds, questions_for
 from deduce.models.sherlock13.record import new_record, parse_record
-from deduce.models.sherlock13.rules import Accuse, Exchange, ExchangeEvent, State, default_names
+from deduce.models.sherlock13.rules import Accuse, ExchangeEvent, State, default_names
 
 from .simulate import random_game
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from deduce.core.errors import ContradictionError, InputError
 from deduce.core.names import normalise, resolve
-from deduce.models.sherlock13.advice import Analysis, analyze, contradiction
+from deduce.models.sherlock13.advice import Analysis, analyze
 from deduce.models.sherlock13.cards import ICONS, SUSPECTS
 from deduce.models.sherlock13.record import (
     Record,
