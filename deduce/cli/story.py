@@ -248,7 +248,8 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
 
     A won case counts an arrest and a Villain killed in a fight (the case "ends
     successfully", R009b). The whole case is solved for every SM and Luck at once: from a
-    fresh case this takes a while; later in the case it is quick.
+    fresh case this takes 20-60 s on the shipped campaign (a spinner shows on a terminal);
+    from turn 8 on, with the Villain known, about half a second.
 
     \b
     Examples:
@@ -260,19 +261,24 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     from deduce.models.detective_story.advice import advise as run
     from deduce.models.detective_story.advice import reroll_advice, solver_for
 
+    import contextlib
+
     cf = _load(record_file, data_dir)
     _warn(cf.data)
     solver = solver_for(cf.ctx)
-    if roll:
-        if cf.phase != "action":
-            raise InputError("the record's Action is done (phase encounter): a re-roll is "
-                             "advised for the Action's roll", where="--roll")
-        action, n = _parse_roll(roll)
-        try:
-            rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
-        except InputError as exc:
-            raise InputError(str(exc), where="--roll") from None
-    advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
+    busy = (err.status("Solving the case for every SM and Luck (early in a case: up to a "
+                       "minute)...") if err.is_terminal else contextlib.nullcontext())
+    with busy:
+        if roll:
+            if cf.phase != "action":
+                raise InputError("the record's Action is done (phase encounter): a re-roll "
+                                 "is advised for the Action's roll", where="--roll")
+            action, n = _parse_roll(roll)
+            try:
+                rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
+            except InputError as exc:
+                raise InputError(str(exc), where="--roll") from None
+        advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
     if as_json:
         doc = advice.to_json()
         if cf.phase != "action" or cf.case.over:
