@@ -241,8 +241,15 @@ class CombatNode(NamedTuple):
     terms: tuple
 
 
+class Ref(NamedTuple):
+    """An event line read from the start of the Encounter phase, valued once per turn and
+    mode and shared by the phase's variants (after Wait or not, every band)."""
+
+    line: str
+
+
 #: an expression: ``((weight, node), ...)``; a weight is a float or an (S, 1) array over the
-#: SM the trace started with; a node is a ``Leaf``, ``MaxNode`` or ``CombatNode``
+#: SM the trace started with; a node is a ``Leaf``, ``MaxNode``, ``CombatNode`` or ``Ref``
 Expr = tuple
 
 _PLAIN = tuple(i for i, f in enumerate(Case._fields) if f not in ("sm", "luck"))
@@ -268,6 +275,7 @@ class Tracer:
 
     def __init__(self):
         self.cache: dict = {}
+        self.refs = False  # record line events read from the probe itself as ``Ref`` nodes
         self._terms: list = []
         self._w = 1.0
         self._probe: Case | None = None
@@ -376,6 +384,9 @@ class Tracer:
     def tail(self, key, case: Case, k, f):
         if not isinstance(k, E.Phase) or type(case.sm) is int:
             return f(self, case, k)
+        if self.refs and key[0] == "line" and case == self._probe:
+            self._terms.append((self._w, Ref(key[1])))
+            return
         sub = probe(with_flags(mode_of(case), flags_of(case))._replace(turn=0), 0)
         ck = (key, sub)
         expr = self.cache.get(ck)
@@ -434,6 +445,8 @@ def compile_expr(expr: Expr, start: Case, interned: dict) -> Lump:
                 continue
             key = (Target(mode_key(end), flags_of(end)), end.sm, end.luck)
             merged[key] = merged.get(key, 0.0) + w
+        elif type(node) is Ref:
+            nodes.append((_by_sm(w), node))
         elif type(node) is MaxNode:
             subs = tuple(compile_expr(o, start, interned) for o in node.options)
             nodes.append((_by_sm(w), _intern(interned, ("max",) + tuple(map(id, subs)),
@@ -482,10 +495,10 @@ def _intern(interned: dict, key: tuple, obj):
     return interned.setdefault(key, obj)
 
 
-def evaluate(lump: Lump, get, memo: dict | None = None):
+def evaluate(lump: Lump, get, memo: dict | None = None, refs=None):
     """The value of ``lump``; ``get(target)`` gives a target's values: flat (S*L) arrays,
-    or (labels, S*L) for every flag label at once. ``memo``: decision nodes already valued
-    in this evaluation (by identity)."""
+    or (labels, S*L) for every flag label at once; ``refs(line)`` the value of a ``Ref``.
+    ``memo``: decision nodes already valued in this evaluation (by identity)."""
     if memo is None:
         memo = {}
     out = lump.const
@@ -500,6 +513,9 @@ def evaluate(lump: Lump, get, memo: dict | None = None):
             out = out + (np.einsum("nxk,nk->xk", g, lump.wts) if lump.wts.shape[1] > 1
                          else np.einsum("nxk,n->xk", g, lump.wts[:, 0]))
     for w, node in lump.nodes:
+        if type(node) is Ref:
+            out = out + w * refs(node.line)
+            continue
         v = memo.get(id(node))
         if v is None:
             if type(node) is MaxNode:
@@ -619,7 +635,8 @@ class Solver:
         self.W: dict = {}  # (t, key, waited, labels) -> (labels, S*L)
         self.O: dict = {}  # (t, key with flags, action) -> best other Action
         self.rows: dict = {}  # (key, action) -> {row outcome: Lump}
-        self.enc: dict = {}  # (key, band, waited) -> Lump
+        self.enc: dict = {}  # (key, band, waited) -> Lump (event lines as ``Ref``)
+        self.lines: dict = {}  # (key, line) -> Lump
         self.interned: dict = {}  # equal compiled pieces, one object each
         self._legal: dict = {}
         self._labels: dict = {}
@@ -773,22 +790,65 @@ class Solver:
     # -- the Encounter phase
     def w(self, t: int, key: Case, waited: bool, labels: tuple) -> np.ndarray:
         """The Encounter phase of turn ``t`` (after Wait if ``waited``) for each flag in
-        ``labels`` (the flags the Action left for next turn): (labels, S*L). After an
-        Action it is evaluated once for every flag an Action at ``key`` can leave
-        (``flag_labels``) and sliced."""
+        ``labels`` (the flags the Action left for next turn): (labels, S*L). It is valued
+        for every flag an Action at ``key`` can leave (``flag_labels``), after Wait and
+        not, from one valuation of each event line (``_encounters``), and sliced."""
         wk = (t, key, waited, labels)
         out = self.W.get(wk)
         if out is None:
-            every = self.flag_labels(t, key) if not waited else ()
-            if every and labels != every and all(f in every for f in labels):
-                at_once = self.w(t, key, False, every)
+            every = self.flag_labels(t, key)
+            if (waited and labels == (NO_FLAGS,)) or (not waited and labels != every
+                                                      and all(f in every for f in labels)):
+                at_once = self._encounters(t, key)[waited]
                 rows = [every.index(f) for f in labels]
                 contiguous = rows == list(range(rows[0], rows[0] + len(rows)))
                 out = at_once[rows[0]:rows[0] + len(rows)] if contiguous else at_once[rows]
-            else:
-                out = self._encounter(t, key, waited, labels)
+            elif not waited and labels == every:
+                out = self._encounters(t, key)[False]
+            else:  # a flag no Action leaves here (a hand-edited record): on its own
+                out = self._encounter(t, key, waited, labels, None)
             self.W[wk] = out
         return out
+
+    def _encounters(self, t: int, key: Case) -> tuple:
+        """The Encounter phase for every flag of ``flag_labels`` (not after Wait) and, after
+        Wait, for no flag: each event line valued once for both."""
+        ek = (t, key, "both")
+        both = self.W.get(ek)
+        if both is None:
+            every = self.flag_labels(t, key)
+            lines: dict = {}
+
+            def line_value(line):
+                v = lines.get(line)
+                if v is None:
+                    v = lines[line] = self._line(t, key, line, every)
+                return v
+
+            wait = self._encounter(t, key, True, (NO_FLAGS,), lambda ln: line_value(ln)[:1])
+            both = self.W[ek] = (self._encounter(t, key, False, every, line_value), wait)
+        return both
+
+    def _line(self, t: int, key: Case, line: str, labels: tuple):
+        """An event ``line`` read at the start of the Encounter phase, for each label."""
+        lk = (key, line)
+        lump = self.lines.get(lk)
+        if lump is None:
+            start = probe(key, 0)
+            lump = self.lines[lk] = compile_expr(self.tracer.trace(
+                lambda w, c: E.line_event(w, self.ctx, c, line, E.AFTER_TURN), start),
+                start, self.interned)
+        return evaluate(lump, self._next_turn(t, labels))
+
+    def _next_turn(self, t: int, labels: tuple):
+        """``get`` for the end of turn ``t``: next turn's start for each flag label (an event
+        that allowed Investigate adds it to every label)."""
+        if t >= T.TURNS:
+            zero = np.zeros((len(labels), SL))
+            return lambda target: zero
+        unlocked = tuple(f[:3] + (True,) for f in labels)
+        return lambda target: self.v(t + 1, target.key,
+                                     unlocked if target.flags[3] else labels)
 
     def flag_labels(self, t: int, key: Case) -> tuple:
         """Every flag an Action at turn ``t`` from ``key`` can leave for next turn: none,
@@ -810,22 +870,23 @@ class Solver:
             out = self._labels[fk] = tuple(out)
         return out
 
-    def _encounter(self, t: int, key: Case, waited: bool, labels: tuple) -> np.ndarray:
-        band = T.band_for(t)
-        ek = (key, band, waited)
+    def _encounter(self, t: int, key: Case, waited: bool, labels: tuple, refs):
+        """The Encounter phase for ``labels``; ``refs(line)``: each event line's values
+        (None: valued here for ``labels``)."""
+        ek = (key, T.band_for(t), waited)
         lump = self.enc.get(ek)
         if lump is None:
             start = probe(key, t)
-            lump = self.enc[ek] = compile_expr(self.tracer.trace(
-                lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start),
-                start, self.interned)
-        unlocked = tuple(f[:3] + (True,) for f in labels)
-        if t >= T.TURNS:
-            zero = np.zeros((len(labels), SL))
-            value = evaluate(lump, lambda target: zero)
-        else:
-            value = evaluate(lump, lambda target: self.v(
-                t + 1, target.key, unlocked if target.flags[3] else labels))
+            self.tracer.refs = True
+            try:
+                expr = self.tracer.trace(
+                    lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start)
+            finally:
+                self.tracer.refs = False
+            lump = self.enc[ek] = compile_expr(expr, start, self.interned)
+        if refs is None:
+            refs = lambda line: self._line(t, key, line, labels)  # noqa: E731
+        value = evaluate(lump, self._next_turn(t, labels), refs=refs)
         return np.ascontiguousarray(np.broadcast_to(value, (len(labels), SL)))
 
     # -- answers for a concrete case

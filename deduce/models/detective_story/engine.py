@@ -416,12 +416,16 @@ def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
 
 def line_event(w, ctx: Context, case: Case, line: str, k):
     """Roll 1d6 on the Adventure's ``line`` and resolve the event (R006, R008)."""
+    return w.tail(("line", line), case, k, lambda w, c, k2: _line_event(w, ctx, c, line, k2))
+
+
+def _line_event(w, ctx: Context, case: Case, line: str, k):
     if line == T.VILLAIN:
         return villain_event(w, ctx, case, k)
     if line == T.WATSON and case.watson is None:
         w.note("a Watson event, but Watson is not with you: no effect")
         return k(w, case)
-    return w.tail(("line", line), case, k, lambda w, c, k2: _line(w, ctx, c, line, k2))
+    return _line(w, ctx, case, line, k)
 
 
 def _line(w, ctx: Context, case: Case, line: str, k):
