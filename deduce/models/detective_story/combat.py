@@ -189,36 +189,45 @@ def _solve_arrays(setup: Setup, value: dict, np):
 def _solve_columns(setup: Setup, terms: list, VT, np):
     """The value on entry of the fight for each column of ``VT`` (terminal, situation)."""
     tindex = {t: i for i, t in enumerate(terms)}
-    shape = VT.shape[1:]
     ve = VT[tindex[(ESCAPED,)]]
     pe = setup.p_escape
     W: dict = {}
     U: dict = {}
-    for x, cands in skeleton(setup):
-        n = len(cands)
-        P = np.zeros((n, len(terms)))
-        loops = np.empty(n)
-        for i, (_, term, _, loop) in enumerate(cands):
-            for t, p in term:
-                P[i, tindex[t]] += p
-            loops[i] = loop
-        gain = P @ VT
-        for i, (_, _, nxt, _) in enumerate(cands):
-            for y, p in nxt:
-                gain[i] += p * W[y]
-        lp = loops.reshape((n,) + (1,) * len(shape))
+    for x, P, lp, nxt in _matrices(setup, tuple(terms)):
+        gain = P @ VT  # (candidates, situations)
+        for i, y, p in nxt:
+            gain[i] += p * W[y]
         with np.errstate(divide="ignore", invalid="ignore"):
             u0 = np.where(lp < 1 - 1e-15, gain / (1 - lp), 0.0)
             den = 1 - lp * (1 - pe)
             u1 = np.where(den > 1e-15, (gain + lp * pe * ve) / den, ve)
         w1 = pe * ve + (1 - pe) * u1
-        wc = np.stack([u0, w1], axis=1).reshape((2 * n,) + shape)  # per champion: fight on, escape
-        uc = np.stack([u0, u1], axis=1).reshape((2 * n,) + shape)
-        top = wc.max(axis=0)
-        best = np.argmax(np.where(wc == top, uc, -np.inf), axis=0)[None]  # ties: the best u
+        top = np.maximum(u0.max(axis=0), w1.max(axis=0))
+        # the best after a round, and among those the best on entry (the scalar tie-break)
+        U[x] = np.maximum(np.where(u0 == top, u0, -np.inf).max(axis=0),
+                          np.where(w1 == top, u1, -np.inf).max(axis=0))
         W[x] = top
-        U[x] = np.take_along_axis(uc, best, 0)[0]
     return U[START]
+
+
+@lru_cache(maxsize=1024)
+def _matrices(setup: Setup, terms: tuple) -> tuple:
+    """Per fight state (in ``skeleton`` order): the terminal probabilities of each
+    champion as a matrix over ``terms``, the loop probabilities (column), and the moves to
+    other states ``(champion index, state, p)``."""
+    import numpy as np
+
+    tindex = {t: i for i, t in enumerate(terms)}
+    out = []
+    for x, cands in skeleton(setup):
+        P = np.zeros((len(cands), len(terms)))
+        for i, (_, term, _, _) in enumerate(cands):
+            for t, p in term:
+                P[i, tindex[t]] += p
+        lp = np.array([loop for _, _, _, loop in cands])[:, None]
+        nxt = tuple((i, y, p) for i, (_, _, ys, _) in enumerate(cands) for y, p in ys)
+        out.append((x, P, lp, nxt))
+    return tuple(out)
 
 
 def simulate(setup: Setup, plan, rng: random.Random) -> tuple:
