@@ -527,13 +527,17 @@ def evaluate(lump: Lump, get, memo: dict | None = None, refs=None):
     return out
 
 
+@lru_cache(maxsize=None)
 def _bonus_probs(table, mod: int, with_sm: bool, n_bonus: int) -> np.ndarray:
     """P(row | 2d6 + mod + carried bonus c (+ SM)), c = 0..n_bonus-1: (bonus, S or 1, rows)."""
     if with_sm:
-        return np.stack([row_matrix(table, mod + c) for c in range(n_bonus)])
-    outcomes = outcomes_of(table)
-    return np.stack([[dict(row_probabilities(table, mod + c)).get(o, 0.0) for o in outcomes]
-                     for c in range(n_bonus)])[:, None, :]
+        out = np.stack([row_matrix(table, mod + c) for c in range(n_bonus)])
+    else:
+        outcomes = outcomes_of(table)
+        out = np.stack([[dict(row_probabilities(table, mod + c)).get(o, 0.0) for o in outcomes]
+                        for c in range(n_bonus)])[:, None, :]
+    out.flags.writeable = False
+    return out
 
 
 _PLANS: dict = {}
