@@ -132,3 +132,21 @@ def test_dp_equals_plain_recursion(tiny, turn, extra):
     assert set(q) == set(E.legal_actions(cf.ctx, cf.case))
     for action, p in q.items():
         assert p == pytest.approx(naive.q(cf.case, action), abs=1e-12), action
+
+
+def test_optimal_selfplay_on_workers_uses_one_presolved_dp(tiny, tiny_session_dir):
+    """With --workers the parent solves the DP before the pool starts (forked workers
+    inherit it); the results are those of one process."""
+    from deduce.models.detective_story import advice as A
+    from deduce.models.detective_story.selfplay import run_selfplay
+
+    cf = mid_case(tiny)
+    record = dict(cf.record)
+    A._SOLVERS.clear()
+    one = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir))
+    A._SOLVERS.clear()
+    two = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir),
+                       workers=2)
+    assert one == two
+    (solver,) = A._SOLVERS.values()  # solved here, before the workers started
+    assert solver.states > 0
