@@ -275,19 +275,21 @@ class Tracer:
 
     def __init__(self):
         self.cache: dict = {}
-        self.refs = False  # record line events read from the probe itself as ``Ref`` nodes
+        self.refs = False  # see ``trace``
         self._terms: list = []
         self._w = 1.0
         self._probe: Case | None = None
 
-    def trace(self, f, start: Case) -> Expr:
-        saved = (self._terms, self._w, self._probe)
-        self._terms, self._w, self._probe = [], 1.0, start
+    def trace(self, f, start: Case, refs: bool = False) -> Expr:
+        """The expression of ``f(tracer, start)``; ``refs``: an event line read from
+        ``start`` itself becomes a ``Ref`` node instead of being traced."""
+        saved = (self._terms, self._w, self._probe, self.refs)
+        self._terms, self._w, self._probe, self.refs = [], 1.0, start, refs
         try:
             f(self, start)
             return tuple(self._terms)
         finally:
-            self._terms, self._w, self._probe = saved
+            self._terms, self._w, self._probe, self.refs = saved
 
     def run(self, f, start: Case) -> list[tuple[float, Case]]:
         """``[(p, end case), ...]`` of ``f(tracer, start, k)`` (no decisions inside)."""
@@ -881,12 +883,8 @@ class Solver:
         lump = self.enc.get(ek)
         if lump is None:
             start = probe(key, t)
-            self.tracer.refs = True
-            try:
-                expr = self.tracer.trace(
-                    lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start)
-            finally:
-                self.tracer.refs = False
+            expr = self.tracer.trace(
+                lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start, refs=True)
             lump = self.enc[ek] = compile_expr(expr, start, self.interned)
         if refs is None:
             refs = lambda line: self._line(t, key, line, labels)  # noqa: E731
