@@ -505,15 +505,20 @@ def evaluate(lump: Lump, get, memo: dict | None = None, refs=None):
         memo = {}
     out = lump.const
     if lump.targets:
-        arrs = np.stack([get(t) for t in lump.targets])
-        if arrs.ndim == 2:
-            g = np.take_along_axis(arrs, _MOVES[lump.moves], axis=1)
+        n = len(lump.targets)
+        cols = (_MOVES[lump.moves] + (np.arange(n) * SL)[:, None]).ravel()
+        first = get(lump.targets[0])
+        if first.ndim == 1:  # (leaves * S*L) -> the leaves' values after their moves
+            g = np.concatenate([first] + [get(t) for t in lump.targets[1:]])[cols]
+            g = g.reshape(n, SL)
             out = out + (np.einsum("nk,nk->k", g, lump.wts) if lump.wts.shape[1] > 1
-                         else np.einsum("nk,n->k", g, lump.wts[:, 0]))
-        else:
-            g = np.take_along_axis(arrs, _MOVES[lump.moves][:, None, :], axis=2)
-            out = out + (np.einsum("nxk,nk->xk", g, lump.wts) if lump.wts.shape[1] > 1
-                         else np.einsum("nxk,n->xk", g, lump.wts[:, 0]))
+                         else lump.wts[:, 0] @ g)
+        else:  # (labels, leaves * S*L)
+            x = first.shape[0]
+            g = np.concatenate([first] + [get(t) for t in lump.targets[1:]], axis=1)[:, cols]
+            g = g.reshape(x, n, SL)
+            out = out + (np.einsum("xnk,nk->xk", g, lump.wts) if lump.wts.shape[1] > 1
+                         else np.einsum("xnk,n->xk", g, lump.wts[:, 0]))
     for w, node in lump.nodes:
         if type(node) is Ref:
             out = out + w * refs(node.line)
@@ -823,20 +828,22 @@ class Solver:
         both = self.W.get(ek)
         if both is None:
             every = self.flag_labels(t, key)
+            get = self._next_turn(t, every)
             lines: dict = {}
 
             def line_value(line):
                 v = lines.get(line)
                 if v is None:
-                    v = lines[line] = self._line(t, key, line, every)
+                    v = lines[line] = self._line(key, line, get)
                 return v
 
             wait = self._encounter(t, key, True, (NO_FLAGS,), lambda ln: line_value(ln)[:1])
-            both = self.W[ek] = (self._encounter(t, key, False, every, line_value), wait)
+            both = self.W[ek] = (self._encounter(t, key, False, every, line_value, get), wait)
         return both
 
-    def _line(self, t: int, key: Case, line: str, labels: tuple):
-        """An event ``line`` read at the start of the Encounter phase, for each label."""
+    def _line(self, key: Case, line: str, get):
+        """An event ``line`` read at the start of the Encounter phase (``get``: the next
+        turn's values, see ``_next_turn``)."""
         lk = (key, line)
         lump = self.lines.get(lk)
         if lump is None:
@@ -844,7 +851,7 @@ class Solver:
             lump = self.lines[lk] = compile_expr(self.tracer.trace(
                 lambda w, c: E.line_event(w, self.ctx, c, line, E.AFTER_TURN), start),
                 start, self.interned)
-        return evaluate(lump, self._next_turn(t, labels))
+        return evaluate(lump, get)
 
     def _next_turn(self, t: int, labels: tuple):
         """``get`` for the end of turn ``t``: next turn's start for each flag label (an event
@@ -876,9 +883,9 @@ class Solver:
             out = self._labels[fk] = tuple(out)
         return out
 
-    def _encounter(self, t: int, key: Case, waited: bool, labels: tuple, refs):
+    def _encounter(self, t: int, key: Case, waited: bool, labels: tuple, refs, get=None):
         """The Encounter phase for ``labels``; ``refs(line)``: each event line's values
-        (None: valued here for ``labels``)."""
+        (None: valued here for ``labels``); ``get``: see ``_next_turn``."""
         ek = (key, T.band_for(t), waited)
         lump = self.enc.get(ek)
         if lump is None:
@@ -886,9 +893,10 @@ class Solver:
             expr = self.tracer.trace(
                 lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start, refs=True)
             lump = self.enc[ek] = compile_expr(expr, start, self.interned)
+        get = get or self._next_turn(t, labels)
         if refs is None:
-            refs = lambda line: self._line(t, key, line, labels)  # noqa: E731
-        value = evaluate(lump, self._next_turn(t, labels), refs=refs)
+            refs = lambda line: self._line(key, line, get)  # noqa: E731
+        value = evaluate(lump, get, refs=refs)
         return np.ascontiguousarray(np.broadcast_to(value, (len(labels), SL)))
 
     # -- answers for a concrete case
