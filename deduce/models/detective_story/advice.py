@@ -642,6 +642,7 @@ class Solver:
         self.world = Expect(self)
         self.tracer = Tracer()
         self.V: dict = {}  # (t, key with reduced flags) -> (S*L)
+        self.VL: dict = {}  # (t, key, labels) -> (labels, S*L), the latest only
         self.Q: dict = {}  # (t, key, action) -> (S*L) or (bonus, S*L)
         self.W: dict = {}  # (t, key, waited, labels) -> (labels, S*L)
         self.O: dict = {}  # (t, key with flags, action) -> best other Action
@@ -678,8 +679,14 @@ class Solver:
     def v(self, t: int, key: Case, labels: tuple) -> np.ndarray:
         """Start of turn ``t`` for each flag in ``labels``: (labels, S*L). The bonus values
         of one Action are one array operation: max(the Action with each bonus, the best
-        other Action)."""
-        out = np.empty((len(labels), SL))
+        other Action). The last thousand results are kept (``VL``)."""
+        vk = (t, key, labels)
+        out = self.VL.get(vk)
+        if out is not None:
+            return out
+        if len(self.VL) >= 1024:
+            del self.VL[next(iter(self.VL))]
+        out = self.VL[vk] = np.empty((len(labels), SL))
         for a, unlock, pos, cs in _label_plan(labels):
             if a is None:
                 out[pos] = self.v1(t, key, labels[pos])
