@@ -6,8 +6,9 @@ chance nodes are summed with their exact probabilities and every decision is opt
 the Action, a Luck re-roll of the Action's 2d6, where option 3 starts, and in a fight who
 strikes each round and whether to try to escape (``combat.solve``).
 
-How it is made fast (figures in the README: half a second from turn 8 with the Villain
-known; 20-60 s from a fresh case of the shipped campaign, the 1 s target not met yet):
+How it is made fast (figures in the README: a third of a second from turn 8 with the
+Villain known; 10-40 s from a fresh case of the shipped campaign, the 1 s target not met
+yet):
 
 - **SM and Luck for all values at once.** A phase is traced on a case whose SM and Luck
   are symbolic (``Lin``: "max(c, x + a)" of the SM/Luck ``x`` the phase started with), and
@@ -34,11 +35,12 @@ reads the same memo at the end of a phase. ``naive.Naive`` is the reference the 
 compare with.
 
 Where the time goes from a fresh case (a001, about 1,800 (turn, mode) pairs, 15 flag
-labels each on average): fights (``combat.solve`` on (labels, S*L) arrays) about a third,
-tracing and compiling about an eighth, the rest evaluating expressions one (turn, mode) at
-a time. Next steps: evaluate a whole turn at once (every mode's expressions in one gather,
-fights with the same setup in one solve) and bound the bonus labels by what is reachable
-from the asked state.
+labels each on average): fights (``combat.solve`` on (labels, S*L) arrays) about a
+quarter, tracing and compiling about a tenth, the rest evaluating expressions one (turn,
+mode) at a time. Next step: evaluate a whole turn at once (every mode's expressions in one
+gather, fights with the same setup in one solve). Measured and not worth it: bounding the
+bonus labels by the turns a mode is reachable in a row (a sixth fewer labels), valuing an
+Action's flags only on demand (more re-valued event lines than saved).
 """
 
 from __future__ import annotations
