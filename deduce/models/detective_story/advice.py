@@ -168,16 +168,27 @@ _CAN_SPEND = np.tile(np.arange(L) >= 1, S)
 
 # ----------------------------------------------------------------------------- modes, flags
 _MODES: dict = {}
+_KEYS: dict = {}
+
+
+def _memo(store: dict, case: Case, make) -> Case:
+    """``make(case)``, kept in ``store`` (emptied when it grows past half a million)."""
+    out = store.get(case)
+    if out is None:
+        if len(store) > 500_000:
+            store.clear()
+        out = store[case] = make(case)
+    return out
 
 
 def mode_of(case: Case) -> Case:
     """The case without SM, Luck and what can no longer change anything."""
-    c = _MODES.get(case)
-    if c is None:
-        if len(_MODES) > 500_000:
-            _MODES.clear()
-        c = _MODES[case] = _mode_of(case)
-    return c
+    return _memo(_MODES, case, _mode_of)
+
+
+def mode_key(case: Case) -> Case:
+    """The memo key of a case's mode: no turn, SM, Luck or flags (see ``mode_of``)."""
+    return _memo(_KEYS, case, lambda c: with_flags(mode_of(c), NO_FLAGS)._replace(turn=0))
 
 
 def _mode_of(case: Case) -> Case:
@@ -202,18 +213,6 @@ def flags_of(case: Case) -> tuple:
 def with_flags(case: Case, f: tuple) -> Case:
     return case._replace(bonus_action=f[0], bonus=f[1], trapped=f[2], unlock=f[3])
 
-
-_KEYS: dict = {}
-
-
-def mode_key(case: Case) -> Case:
-    """The memo key of a case's mode: no turn, SM, Luck or flags (see ``mode_of``)."""
-    k = _KEYS.get(case)
-    if k is None:
-        if len(_KEYS) > 500_000:
-            _KEYS.clear()
-        k = _KEYS[case] = with_flags(mode_of(case), NO_FLAGS)._replace(turn=0)
-    return k
 
 
 def probe(key: Case, turn: int) -> Case:
