@@ -265,6 +265,20 @@ def test_friends_and_record_round_trip(shipped):
     assert again.case == cf2.case
 
 
+def test_a_friend_who_is_the_new_inspector_keeps_the_friends_sheet(shipped):
+    """The new Inspector (after Lestrade's death) made a Friend: the Friend's raised
+    Qualities count, under the new Inspector's name."""
+    rec = new_record(shipped, "a001", seed=3)
+    inspector = shipped.campaign.inspector
+    rec["inspector"] = {"status": "replacement", "barred_cases": 0}
+    rec["friends"] = [{"id": inspector, "brains": 5, "brawn": 9, "bravery": 5,
+                       "traits": {"Aware": 1, "British Law": 1, "Running": 1}}]
+    sheet = load_case(shipped, rec).ctx.sheets[inspector]
+    assert (sheet.brains, sheet.brawn, sheet.name) == (5, 9, "the new Inspector")
+    rec["friends"] = []
+    assert load_case(shipped, rec).ctx.sheets[inspector].brawn == T.NEW_INSPECTOR["Brawn"]
+
+
 def test_generic_combat_effect(tmp_path):
     """A ``combat`` effect: won -> its win effects (+1 SM); lost -> our fighter is Wounded
     and the lose effects apply (-1 Luck); played with seeded dice and the greedy fighter."""

@@ -333,12 +333,6 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
         raise r.bad("watson_here", "Watson is dead (watson is null)")
 
     sheets = {c: data.paragraphs[c].character for c in characters}
-    friends = r.get("friends", list, [])
-    for i, f in enumerate(friends):
-        if not isinstance(f, dict):
-            raise r.bad(f"friends[{i}]", "expected a table")
-        cid = resolve(str(f.get("id")), characters, "character", where=f"{where}: field 'friends[{i}].id'")
-        sheets[cid] = _sheet(r, f, f"friends[{i}].", sheets[cid].name)
     insp = r.get("inspector", dict, {"status": "lestrade", "barred_cases": 0})
     status = insp.get("status", "lestrade")
     if status not in ("lestrade", "replacement"):
@@ -352,6 +346,12 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
                 tuple(sorted(T.NEW_INSPECTOR_TRAITS.items())))
         if barred_cases:
             barred.add(data.campaign.inspector)
+    friends = r.get("friends", list, [])
+    for i, f in enumerate(friends):  # a Friend's own sheet wins (the new Inspector's too)
+        if not isinstance(f, dict):
+            raise r.bad(f"friends[{i}]", "expected a table")
+        cid = resolve(str(f.get("id")), characters, "character", where=f"{where}: field 'friends[{i}].id'")
+        sheets[cid] = _sheet(r, f, f"friends[{i}].", sheets[cid].name)
 
     allies = []
     for i, a in enumerate(r.get("allies", list, [])):
