@@ -68,7 +68,8 @@ def selfplay(players: int, variant: str, bot_list: str | None, games: int, seed:
     if as_json:
         print_json({
             "game": "sherlock13", "players": players, "variant": variant, "games": games,
-            "seed": seed, "workers": workers, "elapsed_s": round(elapsed, 3),
+            "seed": seed, "workers": workers, "scheduler": scheduler,
+            "elapsed_s": round(elapsed, 3),
             "bots": [{"name": r.name, "win_share": round(r.win_share, 6),
                       "ci95": [round(r.ci95[0], 6), round(r.ci95[1], 6)],
                       "mean_turns": round(r.mean_turns, 6),

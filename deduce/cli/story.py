@@ -319,18 +319,24 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
               help="Start every case from this record (default: fresh first cases).")
 @click.option("--adventure", help="Fresh cases: this Adventure (default: A000's 1d6 per case).")
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Processes (the optimal policy solves its DP in each).")
+              help="Processes (with --from, the optimal policy's DP is solved once, before "
+                   "they start).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="A Dask scheduler (tcp://host:8786) to play the cases on (extra 'dask'; "
+                   "the optimal policy solves its DP once per Dask worker process).")
 @_DATA
 @_JSON
 @reports_errors
-def selfplay(policy, cases, seed, from_file, adventure, workers, data_dir, as_json) -> None:
+def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data_dir,
+             as_json) -> None:
     """Play many cases with a policy: arrest rate (Wilson 95% interval), mean turns,
-    deaths, Luck spent. Deterministic for a seed (whatever the workers).
+    deaths, Luck spent. Deterministic for a seed (whatever the workers or the cluster).
 
     \b
     Examples:
       deduce story selfplay --policy random --cases 5000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
+      deduce story selfplay --policy greedy --cases 100000 --scheduler tcp://10.0.0.5:8786
     """
     from deduce.models.detective_story.selfplay import run_selfplay
 
@@ -343,7 +349,7 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, data_dir, as_js
         record = read_json(from_file)
         data_dir = data_dir or record.get("data")
     summary = run_selfplay(policy, cases, seed, record, data_dir, adventure, workers,
-                           progress=_progress)
+                           progress=_progress, scheduler=scheduler)
     summary["from"] = from_file
     if as_json:
         print_json(summary)

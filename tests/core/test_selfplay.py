@@ -112,11 +112,36 @@ def test_open_executor_choices():
         open_executor(0)
 
 
-def test_scheduler_needs_dask():
-    import importlib.util
+def test_scheduler_needs_dask(monkeypatch):
+    import sys
 
-    if importlib.util.find_spec("distributed") is None:
-        with pytest.raises(InputError, match="--scheduler.*dask"):
-            open_executor(1, "tcp://127.0.0.1:8786")
-    else:  # pragma: no cover - only with the optional extra
-        pytest.skip("dask is installed")
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if the extra were missing
+    with pytest.raises(InputError, match="--scheduler.*dask"):
+        open_executor(1, "tcp://127.0.0.1:8786")
+
+
+@pytest.mark.slow
+def test_selfplay_on_a_dask_cluster_gives_the_same_results():
+    """Both games' self-play on a real (local, two-process) Dask cluster through the CLI:
+    the same results as in one process."""
+    import json
+
+    distributed = pytest.importorskip("distributed")
+    from click.testing import CliRunner
+
+    from deduce.cli.main import cli
+
+    def run(*args):
+        res = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output)
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address
+        s13 = ("s13", "selfplay", "--games", 24, "--seed", 4, "--json")
+        here, there = run(*s13), run(*s13, "--scheduler", address)
+        assert there["scheduler"] == address and here["scheduler"] is None
+        assert here["bots"] == there["bots"]
+        story = ("story", "selfplay", "--policy", "greedy", "--cases", 60, "--seed", 2, "--json")
+        assert run(*story) == run(*story, "--scheduler", address)

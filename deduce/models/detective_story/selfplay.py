@@ -46,9 +46,10 @@ def presolve(record: dict, data_dir: str | None) -> None:
 
 def run_selfplay(policy: str, cases: int, seed: int, record: dict | None = None,
                  data_dir: str | None = None, adventure: str | None = None, workers: int = 1,
-                 progress=None) -> dict:
+                 progress=None, scheduler: str | None = None) -> dict:
     """Play ``cases`` cases with ``policy`` from ``record`` (None: fresh first cases on
-    ``adventure``, or A000's roll) and summarise. ``progress(total)`` is a context manager
+    ``adventure``, or A000's roll) and summarise, in this process, on ``workers`` local
+    processes or on the Dask ``scheduler``. ``progress(total)`` is a context manager
     yielding ``tick(k)`` (e.g. a progress bar)."""
     import contextlib
 
@@ -56,12 +57,12 @@ def run_selfplay(policy: str, cases: int, seed: int, record: dict | None = None,
         from deduce.models.detective_story.data import load_campaign
 
         adventure = load_campaign(data_dir).adventure(adventure).id
-    if policy == "optimal" and record is not None and workers > 1:
+    if policy == "optimal" and record is not None and workers > 1 and not scheduler:
         presolve(record, data_dir)
     specs = [CaseSpec(record, data_dir, policy, case_seed(seed, i), adventure)
              for i in range(cases)]
     bar = progress(cases) if progress else contextlib.nullcontext(None)
-    with open_executor(workers) as executor, bar as tick:
+    with open_executor(workers, scheduler) as executor, bar as tick:
         results = run_games(play_one, specs, executor, progress=tick)
     out = summarise(policy, seed, results)
     out["adventure"] = record["adventure"] if record else adventure
