@@ -187,7 +187,9 @@ def test_cli_json_has_the_spec_keys_and_is_deterministic():
     first = _run(args + ["--workers", "1"])
     assert first.exit_code == 0, first.output
     data = json.loads(first.output)
-    assert list(data) == ["game", "players", "variant", "games", "seed", "workers", "elapsed_s", "bots"]
+    assert list(data) == ["game", "players", "variant", "games", "seed", "workers", "scheduler",
+                          "elapsed_s", "bots"]
+    assert data["scheduler"] is None
     assert data["game"] == "sherlock13" and data["players"] == 3 and data["games"] == 6
     assert [b["name"] for b in data["bots"]] == ["infogain", "tracker", "random"]
     for b in data["bots"]:
