@@ -548,6 +548,17 @@ def _bonus_probs(table, mod: int, with_sm: bool, n_bonus: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=None)
+def _bonus_grows(table, mod: int, with_sm: bool, n_bonus: int) -> tuple[int, ...]:
+    """The carried bonuses c (0..n_bonus-1) at which ``table``'s +1 row can still come up
+    (for some SM), so that next turn carries c + 1."""
+    outcomes = outcomes_of(table)
+    if "bonus" not in outcomes:
+        return ()
+    probs = _bonus_probs(table, mod, with_sm, n_bonus)[:, :, outcomes.index("bonus")]
+    return tuple(c for c in range(n_bonus) if probs[c].any())
+
+
 _PLANS: dict = {}
 
 
@@ -742,14 +753,10 @@ class Solver:
         """More than the largest bonus ``action`` can carry into turn ``t``: the +1 row
         stops being reachable once the bonus lifts every 2d6 total past it (with the turn
         modifier of any earlier turn: it only grows with the turn)."""
-        if action not in T.ACTION_TABLES or action == T.EXPLORE:
+        if action not in T.ACTION_TABLES:
             return 1
         _, mod, with_sm, table, _ = E.action_roll(self.ctx, probe(key, 1), action, E.AFTER_TURN)
-        outcomes = outcomes_of(table)
-        if "bonus" not in outcomes:
-            return 1
-        probs = _bonus_probs(table, mod, with_sm, T.TURNS)[:, :, outcomes.index("bonus")]
-        return 1 + max((c + 1 for c in range(T.TURNS) if probs[c].any()), default=0)
+        return 1 + max((c + 1 for c in _bonus_grows(table, mod, with_sm, T.TURNS)), default=0)
 
     def _row_lumps(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
         rk = (key, action)
@@ -792,7 +799,7 @@ class Solver:
                 continue
             p = np.repeat(p, L, axis=1) if with_sm else p  # (bonus, S*L or 1)
             if o == "bonus":  # the same mode, with next turn's bonus c + 1
-                grows = [c for c in range(n_bonus) if probs[c, :, j].any()]
+                grows = list(_bonus_grows(table, mod, with_sm, n_bonus))
                 vals = np.zeros((n_bonus, SL))
                 vals[grows] = self.w(t, key, False, tuple((action, c + 1, False, False)
                                                           for c in grows))
@@ -883,11 +890,7 @@ class Solver:
                 if a not in self.legal(key) and a not in self.legal(with_flags(key, UNLOCKED)):
                     continue
                 _, mod, with_sm, table, _ = E.action_roll(self.ctx, start, a, E.AFTER_TURN)
-                outcomes = outcomes_of(table)
-                if "bonus" in outcomes:
-                    probs = _bonus_probs(table, mod, with_sm, t)
-                    b = outcomes.index("bonus")
-                    out += [(a, c + 1, False, False) for c in range(t) if probs[c, :, b].any()]
+                out += [(a, c + 1, False, False) for c in _bonus_grows(table, mod, with_sm, t)]
             out = self._labels[fk] = tuple(out)
         return out
 
