@@ -649,8 +649,9 @@ class Solver:
     (S*L) arrays over every SM and Luck.
     """
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context, batched: bool = True):
         self.ctx = ctx
+        self.batched = batched  # evaluate a turn at a time (``sweep``) from a new case
         self.world = Expect(self)
         self.tracer = Tracer()
         self.V: dict = {}  # (t, key with reduced flags) -> (S*L)
@@ -664,6 +665,7 @@ class Solver:
         self.interned: dict = {}  # equal compiled pieces, one object each
         self._legal: dict = {}
         self._labels: dict = {}
+        self._encounter_calls = 0  # Encounter phases valued by the recursion (see ``sweep``)
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)  # a turn nests a few dozen frames; 12 turns deep
 
@@ -758,6 +760,21 @@ class Solver:
         _, mod, with_sm, table, _ = E.action_roll(self.ctx, probe(key, 1), action, E.AFTER_TURN)
         return 1 + max((c + 1 for c in _bonus_grows(table, mod, with_sm, T.TURNS)), default=0)
 
+    def rest_lump(self, key: Case, action: str) -> Lump:
+        """Rest (no table): the healing rolls, up to the Encounter phase."""
+        lk = (key, action)
+        lump = self.rows.get(lk)
+        if lump is None:
+            s0 = probe(key, 0)
+            lump = self.rows[lk] = compile_expr(self.tracer.trace(
+                lambda w, c: E.take_action(w, self.ctx, c, action, E.AFTER_ACTION[False]), s0),
+                s0, self.interned)
+        return lump
+
+    def action_parts(self, t: int, key: Case, action: str) -> tuple:
+        """``engine.action_roll`` of ``action`` at turn ``t`` from ``key`` (symbolic SM/Luck)."""
+        return E.action_roll(self.ctx, probe(key, t), action, E.AFTER_ACTION[False])
+
     def _row_lumps(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
         rk = (key, action)
         lumps = self.rows.get(rk)
@@ -774,18 +791,9 @@ class Solver:
         return lambda target: self.w(t, target.key, False, (target.flags,))[0]
 
     def _q(self, t: int, key: Case, action: str, n_bonus: int):
-        start = probe(key, t)
-        after = E.AFTER_ACTION[False]
         if action not in T.ACTION_TABLES:  # Rest: the healing rolls, then the Encounter phase
-            lk = (key, action)
-            lump = self.rows.get(lk)
-            if lump is None:
-                s0 = start._replace(turn=0)
-                lump = self.rows[lk] = compile_expr(self.tracer.trace(
-                    lambda w, c: E.take_action(w, self.ctx, c, action, after), s0), s0,
-                    self.interned)
-            return evaluate(lump, self._after_action(t))
-        cleared, mod, with_sm, table, k_row = E.action_roll(self.ctx, start, action, after)
+            return evaluate(self.rest_lump(key, action), self._after_action(t))
+        cleared, mod, with_sm, table, k_row = self.action_parts(t, key, action)
         outcomes = outcomes_of(table)
         lumps = self._row_lumps(key, action, cleared, k_row, outcomes)
         if "bonus" not in outcomes:
@@ -859,6 +867,9 @@ class Solver:
     def _line(self, key: Case, line: str, get):
         """An event ``line`` read at the start of the Encounter phase (``get``: the next
         turn's values, see ``_next_turn``)."""
+        return evaluate(self.line_lump(key, line), get)
+
+    def line_lump(self, key: Case, line: str) -> Lump:
         lk = (key, line)
         lump = self.lines.get(lk)
         if lump is None:
@@ -866,7 +877,7 @@ class Solver:
             lump = self.lines[lk] = compile_expr(self.tracer.trace(
                 lambda w, c: E.line_event(w, self.ctx, c, line, E.AFTER_TURN), start),
                 start, self.interned)
-        return evaluate(lump, get)
+        return lump
 
     def _next_turn(self, t: int, labels: tuple):
         """``get`` for the end of turn ``t``: next turn's start for each flag label (an event
@@ -897,6 +908,16 @@ class Solver:
     def _encounter(self, t: int, key: Case, waited: bool, labels: tuple, refs, get=None):
         """The Encounter phase for ``labels``; ``refs(line)``: each event line's values
         (None: valued here for ``labels``); ``get``: see ``_next_turn``."""
+        self._encounter_calls += 1
+        lump = self.enc_lump(key, t, waited)
+        get = get or self._next_turn(t, labels)
+        if refs is None:
+            refs = lambda line: self._line(key, line, get)  # noqa: E731
+        value = evaluate(lump, get, refs=refs)
+        return np.ascontiguousarray(np.broadcast_to(value, (len(labels), SL)))
+
+    def enc_lump(self, key: Case, t: int, waited: bool) -> Lump:
+        """The Encounter phase of turn ``t``'s band from ``key`` (event lines as ``Ref``)."""
         ek = (key, T.band_for(t), waited)
         lump = self.enc.get(ek)
         if lump is None:
@@ -904,20 +925,33 @@ class Solver:
             expr = self.tracer.trace(
                 lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start, refs=True)
             lump = self.enc[ek] = compile_expr(expr, start, self.interned)
-        get = get or self._next_turn(t, labels)
-        if refs is None:
-            refs = lambda line: self._line(key, line, get)  # noqa: E731
-        value = evaluate(lump, get, refs=refs)
-        return np.ascontiguousarray(np.broadcast_to(value, (len(labels), SL)))
+        return lump
 
     # -- answers for a concrete case
+    def prepare(self, case: Case, encounter: bool = False) -> None:
+        """Unless the memo has ``case`` already: evaluate everything reachable from it a
+        turn at a time (``sweep``), at the start of its turn or (``encounter``) after its
+        Action."""
+        if case.over or not self.batched:
+            return
+        from deduce.models.detective_story.sweep import sweep
+
+        key = mode_key(case)
+        if encounter:
+            if (case.turn, key, "both") not in self.W:
+                sweep(self, [], [key], case.turn)
+        elif (case.turn, self._v_key(with_flags(key, flags_of(case)))) not in self.V:
+            sweep(self, [(key, flags_of(case))], [], case.turn)
+
     def value(self, case: Case) -> float:
         if case.over:
             return self.terminal(case)
+        self.prepare(case)
         return at(self.v1(case.turn, mode_key(case), flags_of(case)), case.sm, case.luck)
 
     def q_values(self, case: Case) -> dict[str, float]:
         """P(win) of each legal Action at the start of a turn (legal order)."""
+        self.prepare(case)
         key = mode_key(case)
         mode = with_flags(key, flags_of(case))
         return {a: at(self.qa(case.turn, key, a, mode), case.sm, case.luck)
@@ -926,6 +960,7 @@ class Solver:
     def after_action(self, case: Case, waited: bool) -> float:
         if case.over:
             return self.terminal(case)
+        self.prepare(case, encounter=True)
         return float(self.world.finish(E.AFTER_ACTION[waited], case))
 
     def at(self, case: Case, phase: str = "action", waited: bool = False) -> float:

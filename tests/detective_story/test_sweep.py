@@ -1,0 +1,64 @@
+"""The DP evaluated a turn at a time (``sweep``) against the same DP by recursion: the same
+values in every memo entry both compute, and the same advice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from deduce.models.detective_story.advice import Solver, advise
+from deduce.models.detective_story.data import load_campaign
+
+from .conftest import fresh
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_session_dir):
+    return load_campaign(tiny_session_dir)
+
+
+def _same_memo(batched: Solver, recursive: Solver) -> int:
+    """Every V and Q entry of ``recursive`` equals ``batched``'s (which computes more);
+    returns how many were compared."""
+    n = 0
+    for k, v in recursive.V.items():
+        assert np.allclose(batched.V[k], v, rtol=0, atol=1e-12), k
+        n += 1
+    for k, v in recursive.Q.items():
+        b = batched.Q[k]
+        rows = min(len(b), len(v)) if v.ndim == 2 else None
+        assert np.allclose(b[:rows], v[:rows], rtol=0, atol=1e-12), k
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("turn, extra", [
+    pytest.param(1, {"villain": None, "sm": 0, "luck": 3, "clue_found": False},
+                 marks=pytest.mark.slow),
+    (8, {"villain": None, "clue_found": True}),
+    (7, {"motive": 1, "sm": 2, "bonus": {"action": "Investigate", "value": 1}}),
+    (9, {"trapped": True}),
+    (10, {"villain": None, "investigate_next": True}),
+])
+def test_sweep_equals_recursion(tiny, turn, extra):
+    cf = fresh(tiny, turn=turn, **{"villain": "c201", "sm": 1, "luck": 2, "clue_found": True,
+                                   **extra})
+    batched, recursive = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    a = advise(cf.ctx, cf.case, solver=batched)
+    b = advise(cf.ctx, cf.case, solver=recursive)
+    assert a.best == b.best
+    assert [x for x, _ in a.actions] == [x for x, _ in b.actions]
+    for (_, p), (_, q) in zip(a.actions, b.actions):
+        assert p == pytest.approx(q, abs=1e-12)
+    assert _same_memo(batched, recursive) > 0
+    assert batched._encounter_calls == 0  # the sweep left nothing to the recursion
+
+
+def test_sweep_from_the_encounter_phase(tiny):
+    cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=3, phase="encounter", waited=True)
+    batched, recursive = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    p = advise(cf.ctx, cf.case, cf.phase, cf.waited, solver=batched).p_win
+    assert p == pytest.approx(advise(cf.ctx, cf.case, cf.phase, cf.waited,
+                                     solver=recursive).p_win, abs=1e-12)
+    assert 0 < p < 1
+    assert _same_memo(batched, recursive) > 0
