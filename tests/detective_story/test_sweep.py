@@ -44,6 +44,7 @@ def test_sweep_equals_recursion(tiny, turn, extra):
     cf = fresh(tiny, turn=turn, **{"villain": "c201", "sm": 1, "luck": 2, "clue_found": True,
                                    **extra})
     batched, recursive = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    batched.prepare(cf.case)  # every later turn's values kept, to compare them all
     a = advise(cf.ctx, cf.case, solver=batched)
     b = advise(cf.ctx, cf.case, solver=recursive)
     assert a.best == b.best
@@ -57,8 +58,24 @@ def test_sweep_equals_recursion(tiny, turn, extra):
 def test_sweep_from_the_encounter_phase(tiny):
     cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=3, phase="encounter", waited=True)
     batched, recursive = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    batched.prepare(cf.case, encounter=True)
     p = advise(cf.ctx, cf.case, cf.phase, cf.waited, solver=batched).p_win
     assert p == pytest.approx(advise(cf.ctx, cf.case, cf.phase, cf.waited,
                                      solver=recursive).p_win, abs=1e-12)
     assert 0 < p < 1
     assert _same_memo(batched, recursive) > 0
+
+
+def test_advise_keeps_only_the_turns_it_reads(tiny):
+    """``advise`` keeps this turn's and the next turn's values (enough for it and for the
+    re-roll advice); a later state is swept again, with the same values."""
+    cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=1, luck=2)
+    solver = Solver(cf.ctx)
+    p = advise(cf.ctx, cf.case, solver=solver).p_win
+    assert {t for t, _ in solver.V} == {8, 9}
+    later = fresh(tiny, turn=10, villain="c201", motive=1, sm=1, luck=2)
+    whole = Solver(cf.ctx)
+    whole.prepare(cf.case)
+    assert {t for t, _ in whole.V} == set(range(8, 13))
+    assert whole.value(cf.case) == pytest.approx(p, abs=1e-12)
+    assert solver.value(later.case) == pytest.approx(whole.value(later.case), abs=1e-12)

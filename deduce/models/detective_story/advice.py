@@ -665,6 +665,8 @@ class Solver:
         self.interned: dict = {}  # equal compiled pieces, one object each
         self._legal: dict = {}
         self._labels: dict = {}
+        self._starts: dict = {}  # (key, flags) -> start of a turn (``sweep._start``)
+        self._partial: list = []  # roots swept keeping two turns only (``prepare``)
         self._encounter_calls = 0  # Encounter phases valued by the recursion (see ``sweep``)
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)  # a turn nests a few dozen frames; 12 turns deep
@@ -928,39 +930,52 @@ class Solver:
         return lump
 
     # -- answers for a concrete case
-    def prepare(self, case: Case, encounter: bool = False) -> None:
-        """Unless the memo has ``case`` already: evaluate everything reachable from it a
-        turn at a time (``sweep``), at the start of its turn or (``encounter``) after its
-        Action."""
+    def prepare(self, case: Case, encounter: bool = False, whole: bool = True) -> None:
+        """Make sure the memo has ``case`` (at the start of its turn, or after its Action
+        if ``encounter``): else evaluate everything reachable from it a turn at a time
+        (``sweep``). ``whole``: keep every later turn's values too (a bot playing the
+        case on reads them); else only this turn's and the next (enough for ``advise``
+        and ``reroll_advice``); a later ``whole`` request sweeps such a root again."""
         if case.over or not self.batched:
             return
         from deduce.models.detective_story.sweep import sweep
 
         key = mode_key(case)
         if encounter:
-            if (case.turn, key, "both") not in self.W:
-                sweep(self, [], [key], case.turn)
-        elif (case.turn, self._v_key(with_flags(key, flags_of(case)))) not in self.V:
-            sweep(self, [(key, flags_of(case))], [], case.turn)
+            roots = ([], [key], case.turn)
+            hit = (case.turn, key, "both") in self.W
+        else:
+            roots = ([(key, flags_of(case))], [], case.turn)
+            hit = (case.turn, self._v_key(with_flags(key, flags_of(case)))) in self.V
+        if whole and self._partial and (roots in self._partial or not hit):
+            for partial in self._partial:  # everything reachable from them, kept
+                sweep(self, *partial)
+            self._partial.clear()
+            return self.prepare(case, encounter, whole)
+        if not hit:
+            sweep(self, *roots, keep=None if whole else range(case.turn, case.turn + 2))
+            if not whole:
+                self._partial.append(roots)
 
-    def value(self, case: Case) -> float:
+    def value(self, case: Case, whole: bool = True) -> float:
+        """P(win) at the start of ``case``'s turn (``whole``: see ``prepare``)."""
         if case.over:
             return self.terminal(case)
-        self.prepare(case)
+        self.prepare(case, whole=whole)
         return at(self.v1(case.turn, mode_key(case), flags_of(case)), case.sm, case.luck)
 
-    def q_values(self, case: Case) -> dict[str, float]:
+    def q_values(self, case: Case, whole: bool = True) -> dict[str, float]:
         """P(win) of each legal Action at the start of a turn (legal order)."""
-        self.prepare(case)
+        self.prepare(case, whole=whole)
         key = mode_key(case)
         mode = with_flags(key, flags_of(case))
         return {a: at(self.qa(case.turn, key, a, mode), case.sm, case.luck)
                 for a in E.legal_actions(self.ctx, case)}
 
-    def after_action(self, case: Case, waited: bool) -> float:
+    def after_action(self, case: Case, waited: bool, whole: bool = True) -> float:
         if case.over:
             return self.terminal(case)
-        self.prepare(case, encounter=True)
+        self.prepare(case, encounter=True, whole=whole)
         return float(self.world.finish(E.AFTER_ACTION[waited], case))
 
     def at(self, case: Case, phase: str = "action", waited: bool = False) -> float:
@@ -1017,11 +1032,11 @@ def advise(ctx: Context, case: Case, phase: str = "action", waited: bool = False
     if case.over:
         return Advice(None, [], Solver.terminal(case), 0)
     if phase == "encounter":
-        return Advice(None, [], solver.after_action(case, waited), solver.states)
-    q = solver.q_values(case)
+        return Advice(None, [], solver.after_action(case, waited, whole=False), solver.states)
+    q = solver.q_values(case, whole=False)
     order = {a: i for i, a in enumerate(E.ALL_ACTIONS)}
     ranked = sorted(q.items(), key=lambda kv: (-round(kv[1], 12), order[kv[0]]))
-    return Advice(ranked[0][0], ranked, solver.value(case), solver.states)
+    return Advice(ranked[0][0], ranked, solver.value(case, whole=False), solver.states)
 
 
 @dataclass
@@ -1055,6 +1070,7 @@ def reroll_advice(ctx: Context, case: Case, action: str, roll: int,
     if action not in T.ACTION_TABLES:
         raise InputError(f"{action} has no 2d6 table roll to re-roll", field="roll")
     solver = solver or Solver(ctx)
+    solver.prepare(case, whole=False)
     w = solver.world
     start, mod, with_sm, table, k_row = E.action_roll(ctx, case, action, E.AFTER_ACTION[False])
     mod += case.sm if with_sm else 0

@@ -182,12 +182,13 @@ def _solve_arrays(setup: Setup, value: dict, np):
     if len(first) < 0.7 * flat.shape[1]:
         cols = flat[:, first]
         if np.array_equal(cols[:, inverse], flat):  # no two different situations merged
-            return _solve_columns(setup, terms, cols, np)[inverse].reshape(shape)
-    return _solve_columns(setup, terms, flat, np).reshape(shape)
+            return solve_columns(setup, terms, cols, np)[inverse].reshape(shape)
+    return solve_columns(setup, terms, flat, np).reshape(shape)
 
 
-def _solve_columns(setup: Setup, terms: list, VT, np):
-    """The value on entry of the fight for each column of ``VT`` (terminal, situation)."""
+def solve_columns(setup: Setup, terms: list, VT, np):
+    """The value on entry of the fight for each column of ``VT`` (terminal, situation):
+    row i holds the values of terminal ``terms[i]``. Elementwise ``solve``."""
     tindex = {t: i for i, t in enumerate(terms)}
     ve = VT[tindex[(ESCAPED,)]]
     pe = setup.p_escape

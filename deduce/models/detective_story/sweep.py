@@ -16,10 +16,14 @@ Two passes:
   table, the Action rows' ``Batch`` from the Encounter table, the Luck re-roll choice of
   every Action and carried bonus at once, and the start table as the best legal Action.
 
-A ``Batch`` is evaluated in one gather over all its instances' leaves (``_linear``), then
-level by level: option 3's choices (``np.maximum.reduceat``), fights (one ``combat.solve``
-per setup and level, over every instance's rows), and each node's weighted value added to
-its parent.
+A ``Batch`` is evaluated in one pass over all its instances' leaves (``_linear``), then
+level by level (a decision node after the instances it decides between): each parent's
+weighted node values added to its rows, option 3's choices (elementwise max), fights (one
+``combat.solve_columns`` per setup and level over every instance's rows).
+
+Large arrays are reused between turns and sweeps (``BUFFERS``) and only the turns a
+caller asks to keep go to the memo: on the virtual machines this was measured on, a
+first touch of new memory costs 10-30 ns per value, as much as the arithmetic.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from deduce.models.detective_story import tables as T
 SL, S, L = A.SL, A.S, A.L
 _CHUNK = 1 << 18  # elements gathered at once (2 MB of float64)
 _IDENTITY = A._move_id(A.IDENT, A.IDENT)
+_FIGHT_COLUMNS = 1 << 15  # situations per combat.solve_columns call
 
 
 class RowIndex:
@@ -85,8 +90,8 @@ class AfterAction:
     X = 1
     key = "after"
 
-    def __init__(self, wrow):
-        self.wrow = wrow
+    def __init__(self):
+        self.wrow = None  # set once the Encounter table is laid out (``_backward``)
         self._rows: dict = {}
 
     def rows(self, target) -> np.ndarray:
@@ -115,6 +120,15 @@ class Buffers:
 BUFFERS = Buffers()
 
 
+def gather(dst: np.ndarray, dst_rows: np.ndarray, src: np.ndarray, src_rows: np.ndarray) -> None:
+    """``dst[dst_rows] = src[src_rows]`` through a reused buffer (no large temporary)."""
+    step = max(1, _CHUNK // SL)
+    for a in range(0, len(dst_rows), step):
+        buf = BUFFERS.get("gather", min(step, len(dst_rows) - a))
+        src.take(src_rows[a:a + step], axis=0, out=buf)
+        dst[dst_rows[a:a + step]] = buf
+
+
 class Shared:
     """Per-lump arrays shared by every ``Batch`` of a sweep (lumps live as long as it)."""
 
@@ -123,6 +137,51 @@ class Shared:
         self.gid: dict = {}  # Target -> id
         self.targets: list = []  # id -> Target
         self.wlist: list = [np.ones(SL)]  # vector weights (row 0 unused)
+        self.probs: dict = {}  # (id(probabilities), bonus, outcome) -> row of ``plist``
+        self.plist: list = [np.zeros(SL)]  # outcome probabilities over (SM, Luck)
+        self._ptab = self._wtab = None
+
+    def static(self, lump) -> tuple:
+        """Per lump: target ids, moves, scalar weights, vector weight rows (0: none)."""
+        hit = self.lumps.get(id(lump))
+        if hit is None:
+            n = len(lump.targets)
+            g = np.array([self.gid.setdefault(t, len(self.gid)) for t in lump.targets],
+                         dtype=np.intp)
+            if len(self.targets) < len(self.gid):
+                self.targets.extend(list(self.gid)[len(self.targets):])
+            if lump.wts.shape[1] == 1:
+                w, v = lump.wts[:, 0], np.zeros(n, dtype=np.intp)
+            else:
+                w, v = np.ones(n), np.arange(len(self.wlist), len(self.wlist) + n)
+                self.wlist.extend(lump.wts)
+            hit = self.lumps[id(lump)] = (g, lump.moves, w, v)
+        return hit
+
+    def weight_table(self) -> np.ndarray:
+        if self._wtab is None or len(self._wtab) < len(self.wlist):
+            self._wtab = np.array(self.wlist)
+        return self._wtab
+
+    def prob_row(self, probs: np.ndarray, c: int, j: int, with_sm: bool) -> int:
+        """Row of P(outcome ``j`` | carried bonus ``c``) (``advice._bonus_probs``, kept
+        alive by its cache); row 0 is all zeros."""
+        k = (id(probs), c, j)
+        i = self.probs.get(k)
+        if i is None:
+            p = probs[c, :, j]
+            if not p.any():
+                i = 0
+            else:
+                i = len(self.plist)
+                self.plist.append(np.repeat(p, L) if with_sm else np.full(SL, p[0]))
+            self.probs[k] = i
+        return i
+
+    def prob_table(self) -> np.ndarray:
+        if self._ptab is None or len(self._ptab) < len(self.plist):
+            self._ptab = np.array(self.plist)
+        return self._ptab
 
 
 class Batch:
@@ -133,15 +192,15 @@ class Batch:
     the lump of a ``Ref`` node. ``run(src)`` returns every row's values."""
 
     def __init__(self, shared: "Shared"):
-        self._lumps, self._gid, self._targets, self._wlist = (
-            shared.lumps, shared.gid, shared.targets, shared.wlist)
-        self.index: dict = {}
-        self.n = 0
-        self.insts: list = []  # (off, X, lump, ctx)
-        self.levels: dict = {}  # row offset of an instance or node -> its level
-        self.maxes: dict = {}  # level -> [(off, X, option offsets)]
-        self.fights: dict = {}  # (level, setup) -> [(off, X, {terminal: offset})]
-        self.adds: dict = {}  # parent level -> [(parent off, X, source off, weight)]
+        self.shared = shared
+        self.index: dict = {}  # (id(lump or node), ctx key) -> first row
+        self.n = 0  # rows laid out
+        self.insts: list = []  # (first row, X, lump, ctx)
+        self.levels: dict = {}  # first row of an instance or node -> its level
+        self.maxes: dict = {}  # level -> [(first row, X, options' first rows)]
+        self.fights: dict = {}  # (level, setup) -> [(first row, X, {terminal: first row})]
+        self.parents: dict = {}  # level -> first rows of the instances with nodes
+        self.nodes: dict = {}  # instance's first row -> [(X, node's first row, weight)]
 
     def _alloc(self, x: int) -> int:
         off = self.n
@@ -162,10 +221,10 @@ class Batch:
             else:
                 src = self._node(node, ctx, refs)
             level = max(level, self.levels[src] + 1)
-            self.adds.setdefault(off, []).append((ctx.X, src, w))
+            self.nodes.setdefault(off, []).append((ctx.X, src, w))
         self.levels[off] = level
         if lump.nodes:
-            self.adds.setdefault(("level", level), []).append(off)
+            self.parents.setdefault(level, []).append(off)
         return off
 
     def _node(self, node, ctx, refs) -> int:
@@ -195,7 +254,7 @@ class Batch:
         top = max(self.levels.values(), default=0)
         for level in range(top + 1):
             if level:
-                self._add_nodes(out, self.adds.get(("level", level), ()))
+                self._add_nodes(out, self.parents.get(level, ()))
             if level in self.maxes:
                 self._max(out, self.maxes[level])
             for (lv, setup), items in self.fights.items():
@@ -230,7 +289,7 @@ class Batch:
                 block.take(A._MOVES[m], axis=1, out=table[a:b])
         order = np.lexsort((rows, rank))  # by rank, then by row: the scatter runs forward
         bounds = np.searchsorted(rank[order], np.arange(rank.max() + 2))
-        wtab = self._wvec
+        wtab = self.shared.weight_table()
         step = max(1, _CHUNK // SL)
         for k in range(len(bounds) - 1):
             for a in range(bounds[k], bounds[k + 1], step):
@@ -270,7 +329,7 @@ class Batch:
         """The terms of ``items`` ((offset, lump), ...) read through ``ctx``."""
         gids, offs, moves, wts, vec, rank = [], [], [], [], [], []
         for off, lump in items:
-            g, m, w, v = self._static(lump)
+            g, m, w, v = self.shared.static(lump)
             gids.append(g)
             offs.append(np.full(len(g), off, dtype=np.intp))
             moves.append(m)
@@ -279,42 +338,24 @@ class Batch:
             rank.append(np.arange(len(g)))
         gids = np.concatenate(gids)
         used, inv = np.unique(gids, return_inverse=True)
-        table = np.array([ctx.rows(self._targets[g]) for g in used], dtype=np.intp)  # (u, X)
+        targets = self.shared.targets
+        table = np.array([ctx.rows(targets[g]) for g in used], dtype=np.intp)  # (u, X)
         x = ctx.X
         rows = (np.concatenate(offs)[:, None] + np.arange(x)).ravel()
         srcs = table[inv].ravel()
         rep = lambda a: np.repeat(np.concatenate(a), x)  # noqa: E731
         return rows, srcs, rep(moves), rep(wts), rep(vec), rep(rank)
 
-    def _static(self, lump) -> tuple:
-        """Per lump: target ids, moves, scalar weights, vector weight rows (0: none)."""
-        hit = self._lumps.get(id(lump))
-        if hit is None:
-            n = len(lump.targets)
-            g = np.array([self._gid.setdefault(t, len(self._gid)) for t in lump.targets],
-                         dtype=np.intp)
-            if len(self._targets) < len(self._gid):
-                self._targets.extend(list(self._gid)[len(self._targets):])
-            if lump.wts.shape[1] == 1:
-                w, v = lump.wts[:, 0], np.zeros(n, dtype=np.intp)
-            else:
-                w, v = np.ones(n), np.arange(len(self._wlist), len(self._wlist) + n)
-                self._wlist.extend(lump.wts)
-            hit = self._lumps[id(lump)] = (g, lump.moves, w, v)
-        return hit
-
-    @property
-    def _wvec(self) -> np.ndarray:
-        return np.array(self._wlist)
 
     def _add_nodes(self, out: np.ndarray, parents) -> None:
         """Each parent's decision nodes and ``Ref`` lines, weighted, added to its rows."""
         for off in parents:
-            for x, src, w in self.adds[off]:
+            for x, src, w in self.nodes[off]:
                 out[off:off + x] += w * out[src:src + x]
 
     @staticmethod
     def _max(out: np.ndarray, items) -> None:
+        """Option 3's choices: the elementwise best of the options' rows."""
         for off, x, subs in items:
             v = out[subs[0]:subs[0] + x]
             for s in subs[1:]:
@@ -323,15 +364,19 @@ class Batch:
 
     @staticmethod
     def _fight(out: np.ndarray, setup, items) -> None:
-        """One ``combat.solve`` for every instance of a fight with ``setup``."""
+        """Every instance of a fight with ``setup``, a few thousand situations (columns) at
+        a time (``combat.solve_columns``): large temporaries would cost more to touch."""
         terms = list(items[0][2])
-        value = {t: np.concatenate([out[subs[t]:subs[t] + x] for _, x, subs in items])
-                 for t in terms}
-        solved = C.solve(setup, value)[0]
-        i = 0
-        for off, x, _ in items:
-            out[off:off + x] = solved[i:i + x]
-            i += x
+        dst = np.concatenate([np.arange(off, off + x) for off, x, _ in items])
+        srcs = [np.concatenate([np.arange(subs[t], subs[t] + x) for _, x, subs in items])
+                for t in terms]
+        step = max(1, _FIGHT_COLUMNS // SL)
+        for a in range(0, len(dst), step):
+            b = min(len(dst), a + step)
+            vt = BUFFERS.get("fight", len(terms) * (b - a)).reshape(len(terms), (b - a) * SL)
+            for i, src in enumerate(srcs):
+                out.take(src[a:b], axis=0, out=vt[i].reshape(b - a, SL))
+            out[dst[a:b]] = C.solve_columns(setup, terms, vt, np).reshape(b - a, SL)
 
 
 class _Action(NamedTuple):
@@ -351,13 +396,17 @@ class _Turn:
     def __init__(self, t: int, shared: Shared):
         self.t = t
         self.vrows = RowIndex()  # (key, flags) -> row of the start-of-turn table
-        self.vcands: dict = {}  # start row -> (v key, [candidate, ...])
+        self.vspec: dict = {}  # start row -> (v key, others row, bonus Action or None, key)
+        self.others = RowIndex()  # (key, legal Actions, Action left out) -> row
+        self.ocands: list = []  # others row -> [candidate, ...]
         self.need: dict = {}  # (key, action) -> bonus values needed
         self.wkeys: dict = {}  # key -> (every label, offset of their rows, wait row offset)
         self.extra = RowIndex()  # (key, flags) no Action leaves: by the recursion
         self.enc = Batch(shared)  # Encounter phases, read next turn's start table
         self.act = Batch(shared)  # Action rows, read this turn's Encounter table
+        self.after = AfterAction()  # how they read it (its rows known after the forward pass)
         self.acts: dict = {}  # (key, action) -> _Action, or offset (Rest)
+        self.keep = True  # whether this turn's values go to the solver's memo
 
     def w_row(self, solver, key, flags) -> tuple:
         """Where the Encounter phase of ``key`` after an Action that left ``flags`` is:
@@ -386,9 +435,12 @@ def _targets(lump, seen: dict) -> tuple:
     return out
 
 
-def sweep(solver, roots_v, roots_w, t0: int) -> None:
+def sweep(solver, roots_v, roots_w, t0: int, keep=None) -> None:
     """Fill ``solver``'s memo for everything reachable from start-of-turn rows ``roots_v``
-    ((mode key, flags) at turn ``t0``) and Encounter phases ``roots_w`` (mode keys)."""
+    ((mode key, flags) at turn ``t0``) and Encounter phases ``roots_w`` (mode keys), for
+    the turns in ``keep`` (None: every turn). Turns not kept are computed in reused
+    buffers: the memo of a whole case is hundreds of MB, and new memory is slow to touch
+    on some virtual machines."""
     turns: list[_Turn] = []
     shared = Shared()
     cur = _Turn(t0, shared)
@@ -404,26 +456,36 @@ def sweep(solver, roots_v, roots_w, t0: int) -> None:
         cur = nxt
     nxt_v = np.zeros((1, SL))
     for turn in reversed(turns):
+        turn.keep = keep is None or turn.t in keep
         nxt_v = _backward(solver, turn, nxt_v)
 
 
 def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
+    """Lay out turn ``turn.t``: its start rows' Actions, the Actions' rows (they register
+    the Encounter phases they lead to) and the Encounter phases (they register the next
+    turn's start rows in ``nxt``)."""
     t = turn.t
-    # start-of-turn rows: the legal Actions of each
+    # start-of-turn rows: the best of the carried bonus's Action and the best of the
+    # other legal Actions (``others``: shared by every bonus value and flag alike)
     for (key, f), row in turn.vrows.ids.items():
-        vk = solver._v_key(A.with_flags(key, f))
+        vk, legal, bonus = _start(solver, key, f)
+        if bonus is not None:
+            turn.need[(key, bonus)] = max(turn.need.get((key, bonus), 1), vk.bonus + 1)
+        turn.vspec[row] = (vk, turn.others.row((key, legal, bonus)), bonus, key)
+    for (key, legal, bonus), row in turn.others.ids.items():
         cands = []
-        for a in solver.legal(vk):
+        for a in legal:
+            if a == bonus:
+                continue
             if a in (T.ESCAPE_TRAP, T.WAIT):
                 turn.w_row(solver, key, A.NO_FLAGS)
                 cands.append(("w", key, a == T.WAIT))
             else:
-                carried = vk.bonus if vk.bonus_action == a else 0
-                turn.need[(key, a)] = max(turn.need.get((key, a), 1), carried + 1)
-                cands.append(("q", key, a, carried))
-        turn.vcands[row] = (vk, cands)
+                turn.need.setdefault((key, a), 1)
+                cands.append(("q", key, a))
+        turn.ocands.append(cands)
     # Actions: their rows read this turn's Encounter phases
-    after = AfterAction(None)
+    after = turn.after
     for (key, a), need in turn.need.items():
         if a not in T.ACTION_TABLES:  # Rest
             lump = solver.rest_lump(key, a)
@@ -445,7 +507,6 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
             for tg in _targets(lump, seen):
                 turn.w_row(solver, tg.key, tg.flags)
         turn.acts[(key, a)] = _Action(mod, with_sm, table, outcomes, rows, n_bonus)
-    turn.after = after
     # Encounter phases: they read next turn's start rows
     ctxs: dict = {}
     for key in list(turn.wkeys):
@@ -475,11 +536,12 @@ def _backward(solver, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
     for key, (every, off, wait) in turn.wkeys.items():
         place[key] = len(idx)
         idx += list(range(off, off + len(every))) + [wait]
-    wtab = np.empty((len(idx) + len(turn.extra), SL))
+    wtab = _table(turn, "wtab", len(idx) + len(turn.extra))
     enc.take(idx, axis=0, out=wtab[:len(idx)])
-    for key, (every, _, _) in turn.wkeys.items():
-        p, x = place[key], len(every)
-        solver.W[(t, key, "both")] = (wtab[p:p + x], wtab[p + x:p + x + 1])
+    if turn.keep:
+        for key, (every, _, _) in turn.wkeys.items():
+            p, x = place[key], len(every)
+            solver.W[(t, key, "both")] = (wtab[p:p + x], wtab[p + x:p + x + 1])
     for (key, flags), j in turn.extra.ids.items():
         wtab[len(idx) + j] = solver.w(t, key, False, (flags,))[0]
 
@@ -490,56 +552,147 @@ def _backward(solver, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
 
     turn.after.wrow = lambda key, flags: w_index(turn.w_row(solver, key, flags))
     act = turn.act.run(wtab, "act")
-    _q_values(solver, turn, wtab, act, w_index)
+    qtab = _q_values(solver, turn, wtab, act, w_index)
     wait_row = {key: place[key] + len(every) for key, (every, _, _) in turn.wkeys.items()}
-    return _v_table(solver, turn, wtab, place, wait_row)
+    return _v_table(solver, turn, wtab, qtab, place, wait_row)
 
 
-def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -> None:
-    """Every Action's value for each carried bonus, with the Luck re-roll choice."""
+def _table(turn: _Turn, name: str, rows: int) -> np.ndarray:
+    """A new (rows, SL) array for a turn whose memo is kept, else a reused buffer (start
+    tables alternate between two: one turn's is read while the one before is made)."""
+    if turn.keep:
+        return np.empty((rows, SL))
+    return BUFFERS.get(name + str(turn.t % 2) if name == "v" else name, rows)
+
+
+def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -> np.ndarray:
+    """Every Action's value for each carried bonus, with the Luck re-roll choice (as
+    ``advice.Solver._q``): one row per (mode, Action, carried bonus), in ``turn.qrow``
+    order, then Rest's rows. Fills the solver's ``Q``."""
     t = turn.t
-    Q = solver.Q
+    shared = turn.enc.shared
+    pid, from_act, from_w = [], [], []  # per row: probability rows; value sources
+    turn.qrow = {}
+    rests = []
     for (key, a), spec in turn.acts.items():
-        if type(spec) is int:  # Rest
-            Q[(t, key, a)] = act[spec].copy()
+        if type(spec) is int:  # Rest: no table
+            rests.append(((key, a), spec))
             continue
+        q0 = turn.qrow[(key, a)] = len(pid)
         probs = A._bonus_probs(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
-        pairs = []
+        grows = A._bonus_grows(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
+        for c in range(spec.n_bonus):
+            pid.append([shared.prob_row(probs, c, j, spec.with_sm)
+                        for j in range(len(spec.outcomes))])
         for j, o in enumerate(spec.outcomes):
-            p = probs[:, :, j]
-            if not p.any():
-                continue
-            p = np.repeat(p, L, axis=1) if spec.with_sm else p
-            if o == "bonus":
-                grows = list(A._bonus_grows(spec.table, spec.mod, spec.with_sm, spec.n_bonus))
-                vals = np.zeros((spec.n_bonus, SL))
-                vals[grows] = wtab[[w_index(turn.w_row(solver, key, (a, c + 1, False, False)))
-                                    for c in grows]]
-                pairs.append((p, vals))
-            else:
-                pairs.append((p, act[spec.rows[o]]))
-        keep = sum(p * v for p, v in pairs)
-        again = sum(p * A._shift_luck(v) for p, v in pairs)
-        best = sum(p * np.maximum(v, again) for p, v in pairs)
-        out = np.where(A._CAN_SPEND, best, keep)
-        out = np.broadcast_to(out, (spec.n_bonus, SL))
-        Q[(t, key, a)] = out if "bonus" in spec.outcomes else out[0]
+            if o != "bonus":
+                from_act += [(q0 + c, j, spec.rows[o]) for c in range(spec.n_bonus)]
+        if "bonus" in spec.outcomes:
+            j = spec.outcomes.index("bonus")
+            from_w += [(q0 + c, j, w_index(turn.w_row(solver, key, (a, c + 1, False, False))))
+                       for c in grows]
+    nq = len(pid)
+    out = _table(turn, "qtab", nq + len(rests))
+    if nq:
+        width = max(map(len, pid))
+        pids = np.zeros((nq, width), dtype=np.intp)
+        for q, row in enumerate(pid):
+            pids[q, :len(row)] = row
+        _reroll_choice(shared.prob_table(), pids, _sources(from_act, nq), act,
+                       _sources(from_w, nq), wtab, out[:nq])
+    for i, (_, off) in enumerate(rests):
+        out[nq + i] = act[off]
+    for i, ((key, a), _) in enumerate(rests):
+        turn.qrow[(key, a)] = nq + i
+    if turn.keep:
+        Q = solver.Q
+        for (key, a), q0 in turn.qrow.items():
+            spec = turn.acts[(key, a)]
+            Q[(t, key, a)] = (out[q0] if type(spec) is int or "bonus" not in spec.outcomes
+                              else out[q0:q0 + spec.n_bonus])
+    return out
 
 
-def _v_table(solver, turn: _Turn, wtab: np.ndarray, place: dict, wait_row: dict) -> np.ndarray:
-    """The start of the turn: the best legal Action of each row."""
+def _sources(items: list, nq: int) -> tuple:
+    """``[(row, outcome, source row), ...]`` as sorted arrays and each row's first item."""
+    arr = np.array(sorted(items), dtype=np.intp).reshape(-1, 3)
+    return arr, np.searchsorted(arr[:, 0], np.arange(nq + 1))
+
+
+def _reroll_choice(ptab, pids, acts, act, ws, wtab, out) -> None:
+    """For each row q: with p_o the probability of outcome o (``ptab[pids[q, o]]``) and
+    v_o its value (from ``act`` or ``wtab``): keeping the roll is sum p_o v_o; with Luck
+    (1 or more), the best of keeping each outcome or re-rolling (sum p_o v_o at one Luck
+    less)."""
+    n_out = pids.shape[1]
+    step = max(1, _CHUNK // (n_out * SL))
+    (a_items, a_first), (w_items, w_first) = acts, ws
+    for a in range(0, len(pids), step):
+        b = min(len(pids), a + step)
+        P = ptab.take(pids[a:b], axis=0)  # (n, outcomes, SL)
+        V = np.zeros_like(P)
+        for items, first, src in ((a_items, a_first, act), (w_items, w_first, wtab)):
+            sel = items[first[a]:first[b]]
+            if len(sel):
+                V[sel[:, 0] - a, sel[:, 1]] = src.take(sel[:, 2], axis=0)
+        keep = np.einsum("nos,nos->ns", P, V)
+        P4 = P.reshape(b - a, n_out, S, L)
+        V4 = V.reshape(b - a, n_out, S, L)
+        again = np.zeros((b - a, S, L))
+        again[..., 1:] = np.einsum("nosl,nosl->nsl", P4[..., 1:], V4[..., :-1])
+        np.maximum(V, again.reshape(b - a, 1, SL), out=V)
+        best = np.einsum("nos,nos->ns", P, V)
+        out[a:b] = np.where(A._CAN_SPEND, best, keep)
+
+
+def _start(solver, key, f) -> tuple:
+    """``(v key, legal Actions, the Action carrying a bonus or None)`` of a turn's start
+    from ``key`` with flags ``f`` (as ``advice.Solver.v1``), kept on the solver."""
+    hit = solver._starts.get((key, f))
+    if hit is None:
+        vk = solver._v_key(A.with_flags(key, f))
+        legal = tuple(solver.legal(vk))
+        bonus = vk.bonus_action if vk.bonus and vk.bonus_action in legal else None
+        hit = solver._starts[(key, f)] = (vk, legal, bonus)
+    return hit
+
+
+def _v_table(solver, turn: _Turn, wtab: np.ndarray, qtab: np.ndarray, place: dict,
+             wait_row: dict) -> np.ndarray:
+    """The start of the turn: the best legal Action of each row. Fills the solver's ``V``."""
     t = turn.t
-    Q = solver.Q
-    V = np.empty((len(turn.vrows), SL))
-    for row, (vk, cands) in turn.vcands.items():
-        best = None
-        for c in cands:
+    n = len(turn.ocands)
+    width = max(map(len, turn.ocands), default=1)
+    # each others row's candidates (table 0: Encounter, 1: Actions), padded with its first
+    which = np.zeros((n, width), dtype=np.intp)
+    rows = np.zeros((n, width), dtype=np.intp)
+    for row, cands in enumerate(turn.ocands):
+        for k, c in enumerate(cands):
             if c[0] == "w":
-                v = wtab[wait_row[c[1]] if c[2] else place[c[1]]]
+                rows[row, k] = wait_row[c[1]] if c[2] else place[c[1]]
             else:
-                q = Q[(t, c[1], c[2])]
-                v = q[c[3]] if q.ndim == 2 else q
-            best = v if best is None else np.maximum(best, v)
-        V[row] = best
-        solver.V[(t, vk)] = V[row]
+                which[row, k], rows[row, k] = 1, turn.qrow[(c[1], c[2])]
+        which[row, len(cands):], rows[row, len(cands):] = which[row, 0], rows[row, 0]
+    cand = BUFFERS.get("cand", n * width)
+    which, rows = which.ravel(), rows.ravel()
+    for w, src in ((0, wtab), (1, qtab)):
+        sel = np.flatnonzero(which == w)
+        gather(cand, sel, src, rows[sel])
+    others = cand.reshape(n, width, SL).max(axis=1)
+    m = len(turn.vrows)
+    orow = np.empty(m, dtype=np.intp)
+    brow, bq = [], []
+    for row, (vk, o, bonus, key) in turn.vspec.items():
+        orow[row] = o
+        if bonus is not None:
+            brow.append(row)
+            bq.append(turn.qrow[(key, bonus)] + vk.bonus)
+    V = _table(turn, "v", m)
+    others.take(orow, axis=0, out=V)
+    if brow:
+        brow = np.array(brow, dtype=np.intp)
+        V[brow] = np.maximum(V[brow], qtab.take(bq, axis=0))
+    if turn.keep:
+        for row, (vk, _, _, _) in turn.vspec.items():
+            solver.V[(t, vk)] = V[row]
     return V
