@@ -40,6 +40,7 @@ SL, S, L = A.SL, A.S, A.L
 _CHUNK = 1 << 18  # elements gathered at once (2 MB of float64)
 _IDENTITY = A._move_id(A.IDENT, A.IDENT)
 _FIGHT_COLUMNS = 1 << 15  # situations per combat.solve_columns call
+_BATCH_ROWS = 1 << 14  # an Encounter batch takes modes until it has this many rows
 
 
 class RowIndex:
@@ -400,9 +401,10 @@ class _Turn:
         self.others = RowIndex()  # (key, legal Actions, Action left out) -> row
         self.ocands: list = []  # others row -> [candidate, ...]
         self.need: dict = {}  # (key, action) -> bonus values needed
-        self.wkeys: dict = {}  # key -> (every label, offset of their rows, wait row offset)
+        self.wkeys: dict = {}  # key -> (every label, batch, offset of their rows, wait row)
         self.extra = RowIndex()  # (key, flags) no Action leaves: by the recursion
-        self.enc = Batch(shared)  # Encounter phases, read next turn's start table
+        self.shared = shared
+        self.encs = [Batch(shared)]  # Encounter phases, read next turn's start table
         self.act = Batch(shared)  # Action rows, read this turn's Encounter table
         self.after = AfterAction()  # how they read it (its rows known after the forward pass)
         self.acts: dict = {}  # (key, action) -> _Action, or offset (Rest)
@@ -516,9 +518,12 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
                 ctxs[labels] = NextTurn(labels, nxt.vrows if nxt else None)
         refs = lambda line, key=key: solver.line_lump(key, line)  # noqa: E731
         lumps = [solver.enc_lump(key, t, False), solver.enc_lump(key, t, True)]
-        off = turn.enc.add(lumps[0], ctxs[every], refs)
-        wait = turn.enc.add(lumps[1], ctxs[(A.NO_FLAGS,)], refs)
-        turn.wkeys[key] = (every, off, wait)
+        if turn.encs[-1].n >= _BATCH_ROWS:
+            turn.encs.append(Batch(turn.shared))
+        enc = turn.encs[-1]
+        off = enc.add(lumps[0], ctxs[every], refs)
+        wait = enc.add(lumps[1], ctxs[(A.NO_FLAGS,)], refs)
+        turn.wkeys[key] = (every, len(turn.encs) - 1, off, wait)
         for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
                              if type(n) is A.Ref]:
             for tg in _targets(lump, seen):
@@ -529,31 +534,39 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
 def _backward(solver, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
     """Turn ``turn.t``'s tables from next turn's start table; returns this turn's."""
     t = turn.t
-    enc = turn.enc.run(next_v, "enc")
     # the Encounter table: each key's flag labels then its row after Wait, then the rows
-    # of flags no Action leaves (by the recursion)
-    place, idx = {}, []
-    for key, (every, off, wait) in turn.wkeys.items():
-        place[key] = len(idx)
-        idx += list(range(off, off + len(every))) + [wait]
-    wtab = _table(turn, "wtab", len(idx) + len(turn.extra))
-    enc.take(idx, axis=0, out=wtab[:len(idx)])
+    # of flags no Action leaves (by the recursion); a batch of modes at a time
+    place: dict = {}
+    n = 0
+    for key, (every, _, _, _) in turn.wkeys.items():
+        place[key] = n
+        n += len(every) + 1
+    wtab = _table(turn, "wtab", n + len(turn.extra))
+    for b, batch in enumerate(turn.encs):
+        enc = batch.run(next_v, "enc")
+        dst, src = [], []
+        for key, (every, kb, off, wait) in turn.wkeys.items():
+            if kb == b:
+                dst.append(np.arange(place[key], place[key] + len(every) + 1))
+                src.append(np.r_[off:off + len(every), wait])
+        if dst:
+            gather(wtab, np.concatenate(dst), enc, np.concatenate(src))
     if turn.keep:
-        for key, (every, _, _) in turn.wkeys.items():
+        for key, (every, _, _, _) in turn.wkeys.items():
             p, x = place[key], len(every)
             solver.W[(t, key, "both")] = (wtab[p:p + x], wtab[p + x:p + x + 1])
     for (key, flags), j in turn.extra.ids.items():
-        wtab[len(idx) + j] = solver.w(t, key, False, (flags,))[0]
+        wtab[n + j] = solver.w(t, key, False, (flags,))[0]
 
     def w_index(ref) -> int:
         if ref[0] == "w":
             return place[ref[1]] + ref[2]
-        return len(idx) + ref[1]
+        return n + ref[1]
 
     turn.after.wrow = lambda key, flags: w_index(turn.w_row(solver, key, flags))
     act = turn.act.run(wtab, "act")
     qtab = _q_values(solver, turn, wtab, act, w_index)
-    wait_row = {key: place[key] + len(every) for key, (every, _, _) in turn.wkeys.items()}
+    wait_row = {key: place[key] + len(every) for key, (every, *_) in turn.wkeys.items()}
     return _v_table(solver, turn, wtab, qtab, place, wait_row)
 
 
@@ -570,7 +583,7 @@ def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -
     ``advice.Solver._q``): one row per (mode, Action, carried bonus), in ``turn.qrow``
     order, then Rest's rows. Fills the solver's ``Q``."""
     t = turn.t
-    shared = turn.enc.shared
+    shared = turn.shared
     pid, from_act, from_w = [], [], []  # per row: probability rows; value sources
     turn.qrow = {}
     rests = []
