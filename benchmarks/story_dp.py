@@ -1,10 +1,13 @@
 """Detective Story advisor: the exact DP for one case state (target: under 1 s).
 
 For case states of the shipped campaign (a001, seeded fresh record, Villain revealed with
-SM 1 from turn 8 on; with --fresh also the fresh turn-1 records of a001 and a002), prints the median time of
-``advice.advise`` with a new ``Solver`` (no cache kept between runs) and the memo size, and
-two baselines run in the same process:
+SM 1 from turn 8 on; with --fresh also the fresh turn-1 records of a001 and a002), prints
+the median time of ``advice.advise`` with a new ``Solver`` (no cache kept between runs;
+the DP evaluated a turn at a time, ``sweep``) and the memo size, and three baselines run
+in the same process:
 
+- recursion: the same DP evaluated one (turn, mode) at a time (``Solver(batched=False)``,
+  the evaluation ``sweep`` replaced), its value checked equal;
 - naive: the same rules engine evaluated by plain recursion without any memo
   (``naive.Naive``; exponential, only on the last turns), its value checked equal to the
   DP's;
@@ -41,10 +44,10 @@ def state(data, turn: int, adventure: str = "a001"):
     return parse_record(rec, "bench", data)
 
 
-def solve(cf):
+def solve(cf, batched: bool = True):
     A._MODES.clear()
     A._KEYS.clear()
-    solver = A.Solver(cf.ctx)
+    solver = A.Solver(cf.ctx, batched=batched)
     return A.advise(cf.ctx, cf.case, solver=solver), solver
 
 
@@ -65,18 +68,21 @@ def main() -> None:
     data = load_campaign()
     cases = [("a001", t) for t in (12, 11, 10, 9, 8)]
     cases += [("a001", 1), ("a002", 1)] if args.fresh else []
-    print(f"{'state':<12} {'DP median':>10} {'modes':>8} {'P(arrest)':>10} {'naive':>10} "
-          f"{'ratio':>8} {'MC +-0.01':>10} {'ratio':>8}")
+    print(f"{'state':<12} {'DP median':>10} {'memo':>6} {'P(arrest)':>10} {'recursion':>10} "
+          f"{'ratio':>6} {'naive':>9} {'ratio':>6} {'MC +-0.01':>10} {'ratio':>7}")
     for adventure, turn in cases:
         cf = state(data, turn, adventure)
-        runs = args.runs if turn >= 8 else 1
+        runs = args.runs if turn >= 8 else 3 if adventure == "a001" else 2
         t_dp, (adv, solver) = median_time(lambda: solve(cf), runs)
+        t_rec, (rec, _) = median_time(lambda: solve(cf, batched=False), max(1, runs // 3))
+        assert abs(rec.p_win - adv.p_win) < 1e-9, (rec.p_win, adv.p_win)
         naive = ratio = "-"
         if turn >= 11:
             t_naive, v = median_time(lambda: Naive(cf.ctx).value(cf.case), max(1, runs // 2))
             assert abs(v - adv.p_win) < 1e-9, (v, adv.p_win)
             naive, ratio = f"{t_naive:.3f}s", f"{t_naive / t_dp:.0f}x"
         policy = make_policy("optimal")
+        solver.prepare(cf.case)  # every turn kept for the bot (advise keeps two)
         policy._solvers[id(cf.ctx)] = (cf.ctx, solver)
         n = 300
         t0 = time.perf_counter()
@@ -86,8 +92,9 @@ def main() -> None:
         p = min(max(adv.p_win, 0.01), 0.99)
         need = (1.959964 / 0.01) ** 2 * p * (1 - p)
         t_mc = need * per_case
-        print(f"{adventure} turn {turn:<2} {t_dp:>9.3f}s {solver.states:>8} {adv.p_win:>10.4f} {naive:>10} "
-              f"{ratio:>8} {t_mc:>9.1f}s {t_mc / t_dp:>7.1f}x")
+        print(f"{adventure} turn {turn:<2} {t_dp:>9.3f}s {adv.states:>6} {adv.p_win:>10.4f} "
+              f"{t_rec:>9.3f}s {t_rec / t_dp:>5.1f}x {naive:>9} {ratio:>6} {t_mc:>9.1f}s "
+              f"{t_mc / t_dp:>6.1f}x")
     print("target: DP under 1 s for one case state")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deduce.models.detective_story.advice import Solver, advise
 from deduce.models.detective_story.data import load_campaign
@@ -79,3 +81,25 @@ def test_advise_keeps_only_the_turns_it_reads(tiny):
     assert {t for t, _ in whole.V} == set(range(8, 13))
     assert whole.value(cf.case) == pytest.approx(p, abs=1e-12)
     assert solver.value(later.case) == pytest.approx(whole.value(later.case), abs=1e-12)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turn=st.integers(10, 12), sm=st.integers(0, 5), luck=st.integers(0, 3),
+       motive=st.sampled_from([None, 1]), villain=st.sampled_from([None, "c201", "c202"]),
+       flag=st.sampled_from([{}, {"trapped": True}, {"investigate_next": True},
+                             {"bonus": {"action": "Investigate", "value": 1}},
+                             {"bonus": {"action": "Seek Information", "value": 2}}]),
+       phase=st.sampled_from(["action", "encounter"]))
+def test_sweep_equals_recursion_on_random_states(tiny, turn, sm, luck, motive, villain, flag,
+                                                 phase):
+    changes = {"villain": villain, "sm": sm, "luck": luck, "clue_found": True, **flag}
+    if villain and motive:
+        changes["motive"] = motive
+    if phase == "encounter":
+        changes.update(phase="encounter", waited=False)
+        changes.pop("bonus", None)
+    cf = fresh(tiny, turn=turn, **changes)
+    a = advise(cf.ctx, cf.case, cf.phase, cf.waited, solver=Solver(cf.ctx))
+    b = advise(cf.ctx, cf.case, cf.phase, cf.waited, solver=Solver(cf.ctx, batched=False))
+    assert a.p_win == pytest.approx(b.p_win, abs=1e-12)
+    assert [x for x, _ in a.actions] == [x for x, _ in b.actions]

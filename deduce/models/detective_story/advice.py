@@ -7,8 +7,8 @@ the Action, a Luck re-roll of the Action's 2d6, where option 3 starts, and in a 
 strikes each round and whether to try to escape (``combat.solve``).
 
 How it is made fast (figures in the README: a third of a second from turn 8 with the
-Villain known; 10-40 s from a fresh case of the shipped campaign, the 1 s target not met
-yet):
+Villain known; 7 s (a001) and 22 s (a002) from a fresh case of the shipped campaign, the
+1 s target not met):
 
 - **SM and Luck for all values at once.** A phase is traced on a case whose SM and Luck
   are symbolic (``Lin``: "max(c, x + a)" of the SM/Luck ``x`` the phase started with), and
@@ -21,12 +21,16 @@ yet):
   ``CombatNode`` (a fight's plan) over sub-expressions. Events read at the end of a phase
   are traced once per (paragraph, mode) and spliced. ``compile_expr`` turns an ``Expr``
   into a ``Lump``: its end leaves merged, resolved to the memo key they lead to, and laid
-  out as index/weight arrays, so that evaluating it at a turn is one gather and one sum
-  (``evaluate``) plus its decision nodes (equal nodes are one object, valued once).
+  out as index/weight arrays (equal decision nodes are one object, valued once).
 - **Last turn's flags are an array axis.** The bonus (+1 rows, cumulative), the trap and
   Investigate allowed only change next turn's Action; the Encounter phase is evaluated
   for a tuple of flag *labels* at once (``Solver.w``: shape ``(labels, S*L)``), and an
   Action with a +1 row for every carried bonus at once (``Solver.q_all``).
+- **A whole turn at a time.** From a new case (``Solver.prepare``), ``sweep`` lays out
+  every (turn, mode) reachable from it and evaluates each turn's lumps of every mode in a
+  few large array operations (one fight solve per setup), filling the memo below; the
+  recursion here (``evaluate`` per (turn, mode)) is what it replaces and what computes
+  anything the sweep did not cover. ``advise`` keeps two turns of it, a bot all.
 
 Memoised per turn: the start of a turn for one flag (``Solver.v1``), each Action
 (``Solver.q_all``), the Encounter phase per label tuple (``Solver.w``). The ``Expect``
@@ -34,13 +38,14 @@ world walks a *concrete* case (the optimal bot's decisions, re-roll advice, test
 reads the same memo at the end of a phase. ``naive.Naive`` is the reference the tests
 compare with.
 
-Where the time goes from a fresh case (a001, about 1,800 (turn, mode) pairs, 15 flag
-labels each on average): fights (``combat.solve`` on (labels, S*L) arrays) about a
-quarter, tracing and compiling about a tenth, the rest evaluating expressions one (turn,
-mode) at a time. Next step: evaluate a whole turn at once (every mode's expressions in one
-gather, fights with the same setup in one solve). Measured and not worth it: bounding the
-bonus labels by the turns a mode is reachable in a row (a sixth fewer labels), valuing an
-Action's flags only on demand (more re-valued event lines than saved).
+Where the time goes from a fresh case (a001: about 1,800 (turn, mode) pairs, 15-24 flag
+labels each, 450,000 leaf terms of 425 values): tracing and compiling the phases about a
+fifth, laying the turns out a fifth, the rest array work (gathers, fights, the Luck
+choice), which is bound by memory traffic; a first touch of new memory costs as much as
+the arithmetic on the machine measured (``sweep.Buffers``). Measured and not worth it:
+bounding the bonus labels by the turns a mode is reachable in a row (a sixth fewer
+labels), merging label rows whose sources are equal (a fifth fewer), valuing an Action's
+flags only on demand (more re-valued event lines than saved).
 """
 
 from __future__ import annotations

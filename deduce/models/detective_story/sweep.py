@@ -65,7 +65,7 @@ class NextTurn:
     label: ``advice.Solver._next_turn``)."""
 
     def __init__(self, labels: tuple, table: RowIndex | None):
-        self.key = labels
+        self.key = id(self)  # one object per label tuple and turn: hashing it is cheap
         self.X = len(labels)
         self.labels = labels
         self.unlocked = tuple(f[:3] + (True,) for f in labels)
@@ -692,6 +692,7 @@ def _v_table(solver, turn: _Turn, wtab: np.ndarray, qtab: np.ndarray, place: dic
         sel = np.flatnonzero(which == w)
         gather(cand, sel, src, rows[sel])
     others = cand.reshape(n, width, SL).max(axis=1)
+    others[[row for row, cands in enumerate(turn.ocands) if not cands]] = 0.0  # none: 0
     m = len(turn.vrows)
     orow = np.empty(m, dtype=np.intp)
     brow, bq = [], []
