@@ -248,7 +248,7 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
 
     A won case counts an arrest and a Villain killed in a fight (the case "ends
     successfully", R009b). The whole case is solved for every SM and Luck at once: from a
-    fresh case this takes 10-40 s on the shipped campaign (a spinner shows on a terminal);
+    fresh case this takes 7-25 s on the shipped campaign (a spinner shows on a terminal);
     from turn 8 on, with the Villain known, under half a second.
 
     \b
