@@ -7,7 +7,7 @@ the Action, a Luck re-roll of the Action's 2d6, where option 3 starts, and in a 
 strikes each round and whether to try to escape (``combat.solve``).
 
 How it is made fast (figures in the README: a third of a second from turn 8 with the
-Villain known; 7 s (a001) and 22 s (a002) from a fresh case of the shipped campaign, the
+Villain known; 7 s (a001) and 25 s (a002) from a fresh case of the shipped campaign, the
 1 s target not met):
 
 - **SM and Luck for all values at once.** A phase is traced on a case whose SM and Luck

@@ -408,6 +408,7 @@ class _Turn:
         self.act = Batch(shared)  # Action rows, read this turn's Encounter table
         self.after = AfterAction()  # how they read it (its rows known after the forward pass)
         self.acts: dict = {}  # (key, action) -> _Action, or offset (Rest)
+        self.qrow: dict = {}  # (key, action) -> first row in the Action values' table
         self.keep = True  # whether this turn's values go to the solver's memo
 
     def w_row(self, solver, key, flags) -> tuple:
@@ -585,7 +586,6 @@ def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -
     t = turn.t
     shared = turn.shared
     pid, from_act, from_w = [], [], []  # per row: probability rows; value sources
-    turn.qrow = {}
     rests = []
     for (key, a), spec in turn.acts.items():
         if type(spec) is int:  # Rest: no table
