@@ -208,7 +208,10 @@ class Batch:
         self.n += x
         return off
 
-    def add(self, lump, ctx, refs=None) -> int:
+    def add(self, lump, ctx, refs=None, ref_ctx=None) -> int:
+        """Lay out ``lump`` read through ``ctx``; its ``Ref`` lines are read through
+        ``ref_ctx`` (default ``ctx``), whose first label must be ``ctx``'s only one (the
+        phase after Wait reads the lines valued for every label, at no flag)."""
         k = (id(lump), ctx.key)
         hit = self.index.get(k)
         if hit is not None:
@@ -218,7 +221,7 @@ class Batch:
         level = 0
         for w, node in lump.nodes:
             if type(node) is A.Ref:
-                src = self.add(refs(node.line), ctx, refs)
+                src = self.add(refs(node.line), ref_ctx or ctx, refs)
             else:
                 src = self._node(node, ctx, refs)
             level = max(level, self.levels[src] + 1)
@@ -523,7 +526,7 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
             turn.encs.append(Batch(turn.shared))
         enc = turn.encs[-1]
         off = enc.add(lumps[0], ctxs[every], refs)
-        wait = enc.add(lumps[1], ctxs[(A.NO_FLAGS,)], refs)
+        wait = enc.add(lumps[1], ctxs[(A.NO_FLAGS,)], refs, ref_ctx=ctxs[every])
         turn.wkeys[key] = (every, len(turn.encs) - 1, off, wait)
         for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
                              if type(n) is A.Ref]:
