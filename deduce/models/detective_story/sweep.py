@@ -531,8 +531,7 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
         for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
                              if type(n) is A.Ref]:
             for tg in _targets(lump, seen):
-                for ctx in (ctxs[every], ctxs[(A.NO_FLAGS,)]):
-                    ctx.rows(tg)  # registers next turn's start rows
+                ctxs[every].rows(tg)  # next turn's start rows (those after Wait among them)
 
 
 def _backward(solver, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
