@@ -705,9 +705,14 @@ def _v_table(solver, turn: _Turn, wtab: np.ndarray, qtab: np.ndarray, place: dic
             bq.append(turn.qrow[(key, bonus)] + vk.bonus)
     V = _table(turn, "v", m)
     others.take(orow, axis=0, out=V)
-    if brow:
-        brow = np.array(brow, dtype=np.intp)
-        V[brow] = np.maximum(V[brow], qtab.take(bq, axis=0))
+    brow, bq = np.array(brow, dtype=np.intp), np.array(bq, dtype=np.intp)
+    step = max(1, _CHUNK // SL)
+    for a in range(0, len(brow), step):  # the bonus's Action, a chunk at a time
+        q = BUFFERS.get("bonus_q", len(brow[a:a + step]))
+        v = BUFFERS.get("bonus_v", len(q))
+        qtab.take(bq[a:a + step], axis=0, out=q)
+        V.take(brow[a:a + step], axis=0, out=v)
+        V[brow[a:a + step]] = np.maximum(q, v, out=q)
     if turn.keep:
         for row, (vk, _, _, _) in turn.vspec.items():
             solver.V[(t, vk)] = V[row]
