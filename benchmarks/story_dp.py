@@ -3,8 +3,8 @@
 For case states of the shipped campaign (a001, seeded fresh record, Villain revealed with
 SM 1 from turn 8 on; with --fresh also the fresh turn-1 records of a001 and a002), prints
 the median time of ``advice.advise`` with a new ``Solver`` (no cache kept between runs;
-the DP evaluated a turn at a time, ``sweep``) the memo entries it keeps (two turns), and three baselines run
-in the same process:
+the DP evaluated a turn at a time, ``sweep``), the memo entries it keeps (two turns), and
+three baselines run in the same process:
 
 - recursion: the same DP evaluated one (turn, mode) at a time (``Solver(batched=False)``,
   the evaluation ``sweep`` replaced), its value checked equal;
