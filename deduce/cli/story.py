@@ -266,19 +266,24 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     cf = _load(record_file, data_dir)
     _warn(cf.data)
     solver = solver_for(cf.ctx)
-    busy = (err.status("Solving the case for every SM and Luck (early in a case: up to a "
-                       "minute)...") if err.is_terminal else contextlib.nullcontext())
-    with busy:
-        if roll:
-            if cf.phase != "action":
-                raise InputError("the record's Action is done (phase encounter): a re-roll "
-                                 "is advised for the Action's roll", where="--roll")
-            action, n = _parse_roll(roll)
-            try:
-                rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
-            except InputError as exc:
-                raise InputError(str(exc), where="--roll") from None
-        advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
+    title = "Solving the case for every SM and Luck (early in a case: up to half a minute)"
+    busy = err.status(title + "...") if err.is_terminal else contextlib.nullcontext()
+    with busy as status:
+        if status is not None:
+            solver.progress = lambda message: status.update(f"{title}: {message}...")
+        try:
+            if roll:
+                if cf.phase != "action":
+                    raise InputError("the record's Action is done (phase encounter): a "
+                                     "re-roll is advised for the Action's roll", where="--roll")
+                action, n = _parse_roll(roll)
+                try:
+                    rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
+                except InputError as exc:
+                    raise InputError(str(exc), where="--roll") from None
+            advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
+        finally:
+            solver.progress = None
     if as_json:
         doc = advice.to_json()
         if cf.phase != "action" or cf.case.over:

@@ -103,3 +103,13 @@ def test_sweep_equals_recursion_on_random_states(tiny, turn, sm, luck, motive, v
     b = advise(cf.ctx, cf.case, cf.phase, cf.waited, solver=Solver(cf.ctx, batched=False))
     assert a.p_win == pytest.approx(b.p_win, abs=1e-12)
     assert [x for x, _ in a.actions] == [x for x, _ in b.actions]
+
+
+def test_sweep_reports_its_progress_turn_by_turn(tiny):
+    cf = fresh(tiny, turn=10, villain="c201", motive=1, sm=1, luck=2)
+    solver = Solver(cf.ctx)
+    messages = []
+    solver.progress = messages.append
+    advise(cf.ctx, cf.case, solver=solver)
+    assert messages == ([f"laying out turn {t} of 12" for t in (10, 11, 12)]
+                        + [f"solving turn {t} (from turn 12 back to turn 10)" for t in (12, 11, 10)])

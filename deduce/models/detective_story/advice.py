@@ -657,6 +657,7 @@ class Solver:
     def __init__(self, ctx: Context, batched: bool = True):
         self.ctx = ctx
         self.batched = batched  # evaluate a turn at a time (``sweep``) from a new case
+        self.progress = None  # called with a short message as a sweep goes (e.g. a spinner)
         self.world = Expect(self)
         self.tracer = Tracer()
         self.V: dict = {}  # (t, key with reduced flags) -> (S*L)

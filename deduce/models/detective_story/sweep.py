@@ -455,13 +455,16 @@ def sweep(solver, roots_v, roots_w, t0: int, keep=None) -> None:
     for key in roots_w:
         cur.w_row(solver, key, A.NO_FLAGS)
     seen: dict = {}
+    report = solver.progress or (lambda message: None)
     for t in range(t0, T.TURNS + 1):
+        report(f"laying out turn {t} of {T.TURNS}")
         turns.append(cur)
         nxt = _Turn(t + 1, shared) if t < T.TURNS else None
         _forward(solver, cur, nxt, seen)
         cur = nxt
     nxt_v = np.zeros((1, SL))
     for turn in reversed(turns):
+        report(f"solving turn {turn.t} (from turn {T.TURNS} back to turn {t0})")
         turn.keep = keep is None or turn.t in keep
         nxt_v = _backward(solver, turn, nxt_v)
 
