@@ -1,10 +1,10 @@
 """The DP evaluated a whole turn at a time: every reachable mode's values in a few large
 numpy operations instead of one small evaluation per (turn, mode).
 
-``sweep(solver, roots, t0)`` fills the solver's memo (``V``, ``Q``, ``W``) for every (turn,
-mode) reachable from the roots, with the same values the recursion of ``advice.Solver``
-computes (the tests compare the two); anything it does not cover (a flag no Action leaves,
-a hand-edited record) is still computed by that recursion on demand.
+``sweep(solver, roots_v, roots_w, t0, keep)`` fills the solver's memo (``V``, ``Q``, ``W``)
+for every (turn, mode) reachable from the roots, with the same values the recursion of
+``advice.Solver`` computes (the tests compare the two); anything it does not cover (a flag
+no Action leaves, a hand-edited record) is still computed by that recursion on demand.
 
 Two passes:
 
@@ -392,6 +392,7 @@ class _Action(NamedTuple):
     outcomes: tuple
     rows: dict  # outcome -> offset of its instance in the Action batch (not the +1 row)
     n_bonus: int
+    grown: tuple  # ((carried bonus, ``_Turn.w_row`` of next turn's bonus), ...): the +1 row
 
 
 class _Turn:
@@ -505,17 +506,17 @@ def _forward(solver, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
         cleared, mod, with_sm, table, k_row = solver.action_parts(t, key, a)
         outcomes = A.outcomes_of(table)
         lumps = solver._row_lumps(key, a, cleared, k_row, outcomes)
-        n_bonus = 1
+        n_bonus, grown = 1, ()
         if "bonus" in outcomes:
             n_bonus = max(need, min(t, solver._carried_bound(t, key, a)))
-            for c in A._bonus_grows(table, mod, with_sm, n_bonus):
-                turn.w_row(solver, key, (a, c + 1, False, False))
+            grown = tuple((c, turn.w_row(solver, key, (a, c + 1, False, False)))
+                          for c in A._bonus_grows(table, mod, with_sm, n_bonus))
         rows = {}
         for o, lump in lumps.items():
             rows[o] = turn.act.add(lump, after)
             for tg in _targets(lump, seen):
                 turn.w_row(solver, tg.key, tg.flags)
-        turn.acts[(key, a)] = _Action(mod, with_sm, table, outcomes, rows, n_bonus)
+        turn.acts[(key, a)] = _Action(mod, with_sm, table, outcomes, rows, n_bonus, grown)
     # Encounter phases: they read next turn's start rows
     ctxs: dict = {}
     for key in list(turn.wkeys):
@@ -598,7 +599,6 @@ def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -
             continue
         q0 = turn.qrow[(key, a)] = len(pid)
         probs = A._bonus_probs(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
-        grows = A._bonus_grows(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
         for c in range(spec.n_bonus):
             pid.append([shared.prob_row(probs, c, j, spec.with_sm)
                         for j in range(len(spec.outcomes))])
@@ -607,8 +607,7 @@ def _q_values(solver, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -
                 from_act += [(q0 + c, j, spec.rows[o]) for c in range(spec.n_bonus)]
         if "bonus" in spec.outcomes:
             j = spec.outcomes.index("bonus")
-            from_w += [(q0 + c, j, w_index(turn.w_row(solver, key, (a, c + 1, False, False))))
-                       for c in grows]
+            from_w += [(q0 + c, j, w_index(ref)) for c, ref in spec.grown]
     nq = len(pid)
     out = _table(turn, "qtab", nq + len(rests))
     if nq:
