@@ -20,6 +20,8 @@ JSON shapes (``--json``; only JSON on stdout):
   "profile", "fallback_steps", "seconds"}`` (see ``deduce.models.casenotes.explain``).
 - ``play``: ``{"case", "mode", "seed", "strategies", "rounds", "winners", "bots", "log",
   "truth", ...}`` (see ``deduce.models.casenotes.play``).
+- ``selfplay``: ``{"case", "mode", "games", "seed", "mean_rounds", "ends", "bots": [...]
+  or "team": {...}, ...}`` (see the command's help and ``deduce.models.casenotes.selfplay``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def case() -> None:
       deduce case explain half-moon-mews
       deduce case explain lantern-street --from-notes 0,3,5 --json
       deduce case play lantern-street --bots 3 --seed 7
+      deduce case selfplay lantern-street --bots 4 --games 200 --workers 2
     """
 
 
@@ -528,6 +531,125 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
         print_json(report.to_json())
         return
     _print_play(c, report.to_json())
+
+
+@case.command()
+@_CASE
+@click.option("--bots", "n_bots", type=click.IntRange(1, 7), default=3, show_default=True,
+              help="Bots per game (2 to 7 players; 1 plays solo).")
+@click.option("--strategy", "strategy", default="informed,fair", show_default=True,
+              metavar="NAME[,NAME...]",
+              help="Strategies of the line-up positions, cycled over the bots: informed or "
+                   "fair (see `deduce case play --help`).")
+@click.option("--mode", type=click.Choice(["competitive", "cooperative"]), default="competitive",
+              show_default=True)
+@click.option("--tokens", type=click.IntRange(0, 1000), default=None,
+              help="Carriage tokens at the start (default: as `deduce case play`).")
+@click.option("--games", type=int, default=100, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed: the same seed gives the same games whatever the workers.")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Local worker processes (1: play in this process).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play on a Dask cluster (needs the optional extra: pip install 'deduce[dask]').")
+@_JSON
+@reports_errors
+def selfplay(case_arg: str, n_bots: int, strategy: str, mode: str, tokens: int | None,
+             games: int, seed: int, workers: int, scheduler: str | None, as_json: bool) -> None:
+    """Play GAMES games of a case between bots and report the figures.
+
+    Each game is `deduce case play` with its own seed. Seats rotate: in game g the
+    strategy at line-up position i (--strategy, cycled over --bots) sits at seat
+    (i + g) mod BOTS, so every position takes every seat equally often.
+
+    \b
+    Competitive, one row per line-up position:
+      wins          games it won (a shared win counts for each winner), with
+                    the Wilson 95% interval of its share; shared: of which shared
+      elim.         wrong answers at 221B
+      round         the mean round of its answer at 221B (games it answered)
+      tokens, places      tokens spent and locations visited per game
+    Cooperative, the team: the solved share with its 95% interval, the mean
+    score of solved games, perfect games (the best score a minimal set of
+    locations allows) and tokens spent.
+
+    JSON: {"case", "mode", "players", "strategies", "games", "seed", "workers",
+    "scheduler", "elapsed_s", "mean_rounds", "ends": {end: games}, and
+    competitive "bots": [{"position", "strategy", "wins", "shared_wins",
+    "win_share", "ci95", "eliminated", "mean_answer_round", "mean_tokens_spent",
+    "mean_locations"}], "no_winner"; cooperative "team": {"solved",
+    "solved_share", "ci95", "mean_score", "perfect", "best_score",
+    "mean_tokens_spent"}}.
+
+    \b
+    Examples:
+      deduce case selfplay lantern-street --bots 4 --games 200 --workers 2
+      deduce case selfplay kew-orchid --strategy informed,fair,fair --json
+      deduce case selfplay half-moon-mews --mode cooperative --bots 2 --games 50
+    """
+    import time
+
+    from deduce.cli.common import progress_bar
+    from deduce.core.selfplay import open_executor, run_games
+    from deduce.models.casenotes.format import load_case
+    from deduce.models.casenotes.selfplay import game_specs, play_one, positions_of, summarise
+
+    c = load_case(case_arg)
+    strategies = _strategies(strategy)
+    specs = game_specs(c, mode, strategies, n_bots, games, seed, tokens)
+    positions = positions_of(strategies, n_bots)
+    start = time.perf_counter()
+    with open_executor(workers, scheduler) as executor, \
+            progress_bar(games, "self-play") as advance:
+        outcomes = run_games(play_one, specs, executor=executor, progress=advance)
+    elapsed = time.perf_counter() - start
+    summary = summarise(mode, positions, outcomes)
+    report = {"case": c.title, "mode": mode, "players": n_bots, "strategies": positions,
+              "games": games, "seed": seed, "workers": workers, "scheduler": scheduler,
+              "elapsed_s": round(elapsed, 3), **summary}
+    if as_json:
+        print_json(report)
+        return
+    _print_selfplay(report)
+
+
+def _print_selfplay(r: dict) -> None:
+    from rich import box
+    from rich.table import Table
+
+    title = (f"{_esc(r['case'])}: {r['games']} {r['mode']} games, {r['players']} bots, "
+             f"seed {r['seed']}")
+    if "team" in r:
+        tm = r["team"]
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+        t.add_column("team")
+        t.add_column("", justify="right")
+        t.add_row("solved", f"{tm['solved']} ({100 * tm['solved_share']:.1f}%, 95% "
+                            f"{100 * tm['ci95'][0]:.1f}%-{100 * tm['ci95'][1]:.1f}%)")
+        t.add_row("mean score (solved)", "-" if tm["mean_score"] is None
+                  else f"{tm['mean_score']:.2f}")
+        t.add_row("perfect games", f"{tm['perfect']} (best score "
+                                   f"{'-' if tm['best_score'] is None else tm['best_score']})")
+        t.add_row("tokens spent (mean)", f"{tm['mean_tokens_spent']:.2f}")
+    else:
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+        for col in ("#", "strategy", "wins", "share", "95% CI", "shared", "elim.",
+                    "round", "tokens", "places"):
+            t.add_column(col, justify="left" if col == "strategy" else "right")
+        for b in r["bots"]:
+            lo, hi = b["ci95"]
+            t.add_row(str(b["position"]), b["strategy"], str(b["wins"]),
+                      f"{100 * b['win_share']:.1f}%", f"{100 * lo:.0f}-{100 * hi:.0f}%",
+                      str(b["shared_wins"]), str(b["eliminated"]),
+                      "-" if b["mean_answer_round"] is None else f"{b['mean_answer_round']:.2f}",
+                      f"{b['mean_tokens_spent']:.2f}", f"{b['mean_locations']:.2f}")
+    out.print(t)
+    ends = ", ".join(f"{k}: {v}" for k, v in r["ends"].items())
+    where = (f"Dask at {r['scheduler']}" if r["scheduler"]
+             else f"{r['workers']} worker{'s' * (r['workers'] != 1)}")
+    extra = f"; no winner: {r['no_winner']}" if "no_winner" in r else ""
+    out.print(f"Mean rounds {r['mean_rounds']:.2f}; ends: {ends}{extra}. "
+              f"{r['elapsed_s']:.1f} s on {where}.", markup=False)
 
 
 def _strategies(text: str) -> list[str]:

@@ -32,6 +32,26 @@ out = _LazyConsole()
 err = _LazyConsole(stderr=True)
 
 
+def progress_bar(total: int, label: str):
+    """A context manager yielding ``advance(k)``: a rich progress bar on stderr when stderr
+    is a terminal (transient: gone when done), a no-op otherwise (pipes, --json, CI)."""
+    import contextlib
+
+    if not err.is_terminal:
+        return contextlib.nullcontext(lambda k: None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    @contextlib.contextmanager
+    def bar():
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                      transient=True) as p:
+            task = p.add_task(label, total=total)
+            yield lambda k: p.advance(task, k)
+
+    return bar()
+
+
 def print_json(data) -> None:
     """One JSON document on stdout (nothing else is printed there with --json)."""
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))

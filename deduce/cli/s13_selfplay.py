@@ -6,7 +6,7 @@ import time
 
 import click
 
-from deduce.cli.common import err, out, print_json, reports_errors
+from deduce.cli.common import out, print_json, progress_bar, reports_errors
 @click.command()
 @click.option("--players", type=int, default=4, show_default=True, help="2, 3 or 4 players.")
 @click.option("--variant", default="standard", show_default=True, help="standard or expert.")
@@ -104,13 +104,6 @@ def _canonical(names: list[str]) -> list[str]:
 
 
 def _run_with_progress(run_games, play_one, specs, executor, games):
-    """``run_games`` with a rich progress bar on stderr when stderr is a terminal."""
-    if not err.is_terminal:
-        return run_games(play_one, specs, executor=executor)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task("self-play", total=games)
-        return run_games(play_one, specs, executor=executor,
-                         progress=lambda k: bar.advance(task, k))
+    """``run_games`` with a progress bar on stderr when stderr is a terminal."""
+    with progress_bar(games, "self-play") as advance:
+        return run_games(play_one, specs, executor=executor, progress=advance)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import err, out, print_json, reports_errors
+from deduce.cli.common import err, out, print_json, progress_bar, reports_errors
 
 _DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False),
                      help="Campaign folder of *.toml files (default: the record's, else the "
@@ -376,23 +376,8 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data
 
 
 def _progress(total: int):
-    """A rich progress bar on stderr if it is a terminal; a no-op callback otherwise."""
-    import contextlib
-
-    if not err.is_terminal:
-        return contextlib.nullcontext(lambda k: None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    @contextlib.contextmanager
-    def bar():
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=Console(stderr=True),
-                      transient=True) as p:
-            task = p.add_task("cases", total=total)
-            yield lambda k: p.advance(task, k)
-
-    return bar()
+    """The self-play progress bar (``common.progress_bar``)."""
+    return progress_bar(total, "cases")
 
 
 # ----------------------------------------------------------------------------- between cases

@@ -120,11 +120,24 @@ class CaseOracle:
         """Whether the ``known`` notes fix every answer."""
         return all(len(p) == 1 for p in self.possible(known))
 
-    def guess(self, known: frozenset[int]) -> tuple[Value, ...]:
-        """The answers of one solution of the ``known`` notes (the unique ones when certain)."""
-        if not self.sat.solve(self.assumptions(known)):
+    def guess(self, known: frozenset[int], rng: random.Random | None = None) -> tuple[Value, ...]:
+        """The answers of one solution of the ``known`` notes (the unique ones when
+        certain): question by question, an answer consistent with the notes and the
+        answers chosen before it, the first in the question's order or, with ``rng``, in a
+        random order. It depends only on ``known`` and ``rng``, never on what the solver
+        was asked before (an oracle is shared by many games in ``selfplay``)."""
+        base = self.assumptions(known)
+        if not self.sat.solve(base):
             raise ValueError("the notes are contradictory")
-        return self._answers_in_model()
+        chosen: list[int] = []
+        answers = []
+        for lits, values in zip(self.answer_lits, self.possible(known)):
+            order = rng.sample(values, len(values)) if rng and len(values) > 1 else values
+            v = next(v for v in order
+                     if len(values) == 1 or self.sat.solve(base + chosen + [lits[v]]))
+            chosen.append(lits[v])
+            answers.append(v)
+        return tuple(answers)
 
     def combinations(self, known: frozenset[int]) -> float:
         """log2 of the number of answer combinations the per-question answers allow."""
@@ -145,6 +158,16 @@ class CaseOracle:
             names, _reason = minimal_sources(self.model, known)
             self._plans[known] = frozenset(self.sources.index(s) for s in names or ())
         return self._plans[known]
+
+    def locations_needed(self) -> int | None:
+        """How many locations a perfect game visits: the size of a smallest set whose
+        notes fix every answer (None: no set does)."""
+        if not hasattr(self, "_needed"):
+            from deduce.models.casenotes.check import minimal_sources
+
+            chosen, _reason = minimal_sources(self.model)
+            self._needed = None if chosen is None else len(chosen)
+        return self._needed
 
     def close(self) -> None:
         self.sat.close()

@@ -136,20 +136,26 @@ class PlayReport:
 
 # ---------------------------------------------------------------------------------- entry
 def play_game(case: Case, bots: int, seed: int, mode: str = "competitive",
-              strategies: list[str] | None = None, tokens: int | None = None) -> PlayReport:
-    """One game of ``bots`` bots (strategies cycled over the seats; default ``informed``)."""
+              strategies: list[str] | None = None, tokens: int | None = None,
+              oracle: CaseOracle | None = None) -> PlayReport:
+    """One game of ``bots`` bots (strategies cycled over the seats; default ``informed``).
+    ``oracle``: a ``CaseOracle`` of ``case`` to use (and keep: its memos serve the next
+    games, as in ``selfplay``); by default one made and closed for this game. The game is
+    the same either way."""
     if bots < 1:
         raise ValueError("at least one bot")
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
     names = strategies or ["informed"]
     lineup = [names[k % len(names)] for k in range(bots)]
-    oracle = CaseOracle(case)
+    own = oracle is None
+    oracle = CaseOracle(case) if own else oracle
     try:
         game = _Game(case, oracle, lineup, seed, tokens)
         return game.run_cooperative() if mode == "cooperative" else game.run_competitive()
     finally:
-        oracle.close()
+        if own:
+            oracle.close()
 
 
 def cooperative_budget(case: Case) -> int:
@@ -302,7 +308,7 @@ class _Game:
     def _check(self, seat: int, rnd: int, entry: dict, me: Seat | None = None) -> bool:
         """Seat ``seat`` (or the team ``me`` speaking through it) answers at 221B."""
         me = me or self.seats[seat]
-        me.answers = self.oracle.guess(frozenset(me.known))
+        me.answers = self.oracle.guess(frozenset(me.known), self.bots[seat].rng)
         me.correct = sum(a == t for a, t in zip(me.answers, self.oracle.truth))
         me.answered_round = rnd
         won = me.correct == len(self.oracle.truth)
@@ -343,14 +349,11 @@ class _Game:
     def _coop_report(self, team: Seat, start: int, rounds: int, score: int | None,
                      end: str) -> PlayReport:
         """Every seat shows the team's state; ``cooperative`` compares with a perfect game."""
-        from deduce.models.casenotes.check import minimal_sources
-
         for s in self.seats:
             s.tokens, s.known, s.visited = team.tokens, set(team.known), set(team.visited)
             s.spent, s.gained, s.status = team.spent, team.gained, team.status
             s.answers, s.correct, s.answered_round = team.answers, team.correct, team.answered_round
-        chosen, _reason = minimal_sources(self.oracle.model)
-        needed = None if chosen is None else len(chosen)
+        needed = self.oracle.locations_needed()
         coop = {"tokens_start": start, "tokens_spent": team.spent, "tokens_needed": needed,
                 "carriage_stop_used": team.gained > 0, "score": score,
                 "best_score": None if needed is None else best_score(start, needed),
