@@ -1,5 +1,5 @@
 """``deduce story``: the Sherlock Holmes Detective Story Game (solo): campaigns, case
-records, exact odds and advice, self-play."""
+records, a turn played from the table's dice, exact odds and advice, self-play."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def story() -> None:
       deduce story state case.json
       deduce story advise case.json
       deduce story advise case.json --roll investigate=7
+      deduce story turn case.json investigate -a 8 -a 9 -a 3
       deduce story selfplay --policy greedy --cases 2000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
 
@@ -314,6 +315,107 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
         out.print(f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: "
                   f"P(arrest) keeping {_pct(rr.p_keep).strip()}, re-rolling {again}: "
                   f"[bold]{verdict}[/]")
+
+
+@story.command()
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.argument("action", metavar="[ACTION]", required=False)
+@click.option("-a", "--answer", "answers", multiple=True, metavar="TEXT",
+              help="What the dice or the player said, in the order asked (repeat the option); "
+                   "on a terminal, anything still needed is asked.")
+@click.option("--action-only", is_flag=True,
+              help="Record the Action only: the record then waits for the Encounter Matrix "
+                   "(phase encounter; run turn FILE again without ACTION).")
+@_DATA
+@_JSON
+@reports_errors
+def turn(record_file: str, action: str | None, answers: tuple, action_only: bool, data_dir,
+         as_json: bool) -> None:
+    """Play this turn at the table and rewrite FILE (atomically): the rules engine applies
+    the Action and the Encounter Matrix from the dice you rolled and the choices you made,
+    so the record keeps SM, Luck, the party, the Villain and every flag right.
+
+    ACTION is the Action taken (any unambiguous spelling), left out when the record's Action
+    is done (phase encounter). Answers, in the order asked: an Action's 2d6 as the
+    natural total N, or N/M when 1 Luck was spent to re-roll M; the Encounter Matrix 2d6;
+    a d6 as its face (1-6: the engine reads the line, the vertical modifiers, the
+    paragraph); a test or a healing roll as the 2d6 total or pass/fail; a random Ally or
+    Trait by name; option 3's start (deduction, hide_follow, fight); a fight's end (won
+    wounded, lost watson serious, escaped, ...). On a terminal whatever is missing is
+    asked; otherwise a missing or wrong answer exits 2 naming the question and the answers
+    it takes, and FILE is left as it was.
+
+    JSON: {"file", "turn": the turn played, "action", "log": [what happened], "answers":
+    [{"question", "answer"}], "luck_spent", "phase", "next_turn", "sm", "luck",
+    "outcome"}.
+
+    \b
+    Examples:
+      deduce story turn case.json investigate -a 8 -a 9 -a 3
+      deduce story turn case.json research -a 5/10 -a 6
+      deduce story turn case.json explore --action-only -a 7
+      deduce story turn case.json -a 11 -a 2
+    """
+    import sys
+
+    from deduce.core.errors import InputError
+    from deduce.core.names import resolve
+    from deduce.core.records import write_json_atomic
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.live import Answers, play_turn
+    from deduce.models.detective_story.state import case_to_record
+
+    cf = _load(record_file, data_dir)
+    _warn(cf.data)
+    if action is not None:
+        action = resolve(action, list(E.ALL_ACTIONS), "action", where="ACTION",
+                         aliases={"arrest": T.ATTEMPT_ARREST, "seek": T.SEEK})
+    told = Answers(answers, *(_terminal_prompt() if sys.stdin.isatty() and not as_json
+                              else (None, None)))
+    played_turn = cf.case.turn
+    try:
+        done = play_turn(cf.ctx, cf.case, cf.phase, cf.waited, action, told, action_only)
+    except InputError as exc:
+        if exc.field == "action":
+            raise InputError(str(exc), where="ACTION") from None
+        raise _at(record_file, exc) from None
+    if len(told.used) < len(answers):
+        raise InputError(f"{len(answers)} answers given, the turn took {len(told.used)}: "
+                         f"'{answers[len(told.used)]}' and after are left over",
+                         where=f"--answer {len(told.used) + 1}")
+    rec = case_to_record(cf, done.case, done.phase, done.waited, log=done.log)
+    write_json_atomic(record_file, rec)
+    c = done.case
+    doc = {"file": record_file, "turn": played_turn, "action": action, "log": done.log,
+           "answers": done.answers, "luck_spent": done.luck_spent, "phase": done.phase,
+           "next_turn": None if c.over else rec["turn"], "sm": c.sm, "luck": c.luck,
+           "outcome": c.outcome}
+    if as_json:
+        print_json(doc)
+        return
+    for line in done.log:
+        out.print(f"  {line}", markup=False)
+    if c.over:
+        out.print(f"[bold]The case is over: {c.outcome}.[/] Close it with: deduce story end "
+                  f"{record_file}")
+    elif done.phase == "encounter":
+        out.print(f"Action recorded; next: the Encounter Matrix (deduce story turn "
+                  f"{record_file}). SM {c.sm}, Luck {c.luck}.", markup=False)
+    else:
+        out.print(f"Turn {played_turn} recorded; now turn {rec['turn']}: SM {c.sm}, Luck "
+                  f"{c.luck}.", markup=False)
+
+
+def _terminal_prompt():
+    """``(prompt, warn)`` for ``live.Answers`` on a terminal: ask on stderr, warn there."""
+    def prompt(q):
+        return click.prompt(f"{q.text} [{q.hint}]", err=True)
+
+    def warn(text):
+        err.print(f"  {text}", markup=False)
+
+    return prompt, warn
 
 
 @story.command()

@@ -328,7 +328,7 @@ class Tracer:
     def note(self, text: str) -> None:
         pass
 
-    def chance(self, case: Case, dist, k):
+    def chance(self, case: Case, dist, k, what=None):
         w0 = self._w
         try:
             for p, x in dist:
@@ -597,7 +597,7 @@ class Expect:
     def note(self, text: str) -> None:
         pass
 
-    def chance(self, case: Case, dist, k):
+    def chance(self, case: Case, dist, k, what=None):
         if len(dist) == 1:
             return k(self, case, dist[0][1])
         return sum(p * k(self, case, x) for p, x in dist)

@@ -11,7 +11,11 @@ a chance node or a decision means:
 - ``advice.Expect`` and ``naive.Naive`` sum over every outcome with its exact probability and
   maximise over decisions; the continuation returns P(case won).
 
-World interface: ``w.chance(case, [(p, x), ...], k)``, ``w.choose(case, kind, options, k)``,
+World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what`` says what is
+rolled, for a player who tells the dice (``live.Told``): ``("d6", outcome of each face,
+what the die is for)``,
+``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3", member)``,
+``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind, options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
 ``with_sm``, that Luck may re-roll once, R003; ``k`` gets the table row's outcome),
 ``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),
@@ -72,6 +76,7 @@ Decisions where the rulebook is silent or ambiguous (also in the README):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import groupby
 
 from deduce.core.errors import InputError
@@ -280,7 +285,7 @@ def hurt(w, ctx: Context, case: Case, member: str, level: str, k):
     if member == ctx.inspector and ctx.inspector_replaced:
         case = add_luck(case, -T.INSPECTOR_KILLED_LUCK)
     return w.chance(case, ((1 / 3, 1), (1 / 3, 2), (1 / 3, 3)),
-                    lambda w, c, n: k(w, add_luck(c, -n)))
+                    lambda w, c, n: k(w, add_luck(c, -n)), what=("1d3", member))
 
 
 def random_ally(w, case: Case, k, none):
@@ -288,7 +293,7 @@ def random_ally(w, case: Case, k, none):
     if not case.allies:
         return none(w, case)
     n = len(case.allies)
-    return w.chance(case, tuple((1 / n, c) for c, _ in case.allies), k)
+    return w.chance(case, tuple((1 / n, c) for c, _ in case.allies), k, what=("ally",))
 
 
 def test_probability(ctx: Context, case: Case, t: fx.Test) -> float:
@@ -368,11 +373,12 @@ def _branch(w, ctx: Context, case: Case, e, rest):
     if t is fx.Test:
         p = test_probability(ctx, case, e)
         return w.chance(case, _yes_no(p), lambda w, c, ok: run_effects(
-            w, ctx, c, e.passed if ok else e.failed, rest))
+            w, ctx, c, e.passed if ok else e.failed, rest), what=("test", e))
     if t is fx.D6:
         groups = [(f, list(g)) for f, g in groupby(range(6), key=lambda i: e.faces[i])]
         dist = tuple((len(g) / 6, f) for f, g in groups)
-        return w.chance(case, dist, lambda w, c, sub: run_effects(w, ctx, c, sub, rest))
+        return w.chance(case, dist, lambda w, c, sub: run_effects(w, ctx, c, sub, rest),
+                        what=("d6", e.faces, "the paragraph's d6"))
     if t is fx.Leave:
         return random_ally(w, case, lambda w, c, cid: rest(w, _remove(c, cid, False)), rest)
     if t is fx.Wound:
@@ -409,7 +415,8 @@ def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
                 w.note(f"{pid} can only happen once: no effect")
                 return k(w, case)
             w.note(f"{pid} found again (R008): 1d6 4-6 +1 SM")
-            return w.chance(case, ((0.5, 0), (0.5, 1)), lambda w, c, n: k(w, add_sm(c, n)))
+            return w.chance(case, ((0.5, 0), (0.5, 1)), lambda w, c, n: k(w, add_sm(c, n)),
+                            what=("d6", (0, 0, 0, 1, 1, 1), "found again, 4-6: +1 SM"))
         case = case._replace(visited=case.visited | {pid})
     return run_effects(w, ctx, case, p.effects, k)
 
@@ -434,13 +441,14 @@ def _line(w, ctx: Context, case: Case, line: str, k):
     for pid in ids:
         counts[pid] = counts.get(pid, 0) + 1
     return w.chance(case, tuple((n / 6, pid) for pid, n in counts.items()),
-                    lambda w, c, pid: read(w, ctx, c, pid, k, line))
+                    lambda w, c, pid: read(w, ctx, c, pid, k, line), what=("d6", ids, f"the {line} line"))
 
 
 def holmes_or_watson(w, ctx: Context, case: Case, k):
     """1d6: 1-3 a Holmes event, 4-6 a Watson event."""
     return w.chance(case, ((0.5, T.HOLMES), (0.5, T.WATSON)),
-                    lambda w, c, line: line_event(w, ctx, c, line, k))
+                    lambda w, c, line: line_event(w, ctx, c, line, k),
+                    what=("d6", (T.HOLMES,) * 3 + (T.WATSON,) * 3, "Holmes or Watson"))
 
 
 # ----------------------------------------------------------------------------- the Villain
@@ -457,7 +465,8 @@ def reveal_villain(w, ctx: Context, case: Case, k):
         w.note(f"the Villain is revealed: {vid} ({v.name})")
         c = add_sm(c._replace(villain=vid, meetings=0), v.sm_modifier)
         return _specials(w, ctx, c, "reveal", k)
-    return w.chance(case, ctx.villain_dist, revealed)
+    return w.chance(case, ctx.villain_dist, revealed,
+                    what=("d6", ctx.adventure.line(T.VILLAIN), "the Villain line"))
 
 
 def reveal_motive(w, ctx: Context, case: Case, k):
@@ -470,7 +479,9 @@ def reveal_motive(w, ctx: Context, case: Case, k):
         w.note(f"the Motive is revealed: {v.motives[i].text} (value {v.motives[i].value})")
         c = c._replace(motive=i)
         return run_effects(w, ctx, c, v.option1[1], lambda w, c2: _specials(w, ctx, c2, "motive", k))
-    return w.chance(case, tuple((len(m.faces) / 6, i) for i, m in enumerate(v.motives)), revealed)
+    faces = tuple(next(i for i, m in enumerate(v.motives) if f in m.faces) for f in range(1, 7))
+    return w.chance(case, tuple((len(m.faces) / 6, i) for i, m in enumerate(v.motives)), revealed,
+                    what=("d6", faces, "the Motive"))
 
 
 def villain_event(w, ctx: Context, case: Case, k):
@@ -527,7 +538,8 @@ def _o3(w, ctx: Context, case: Case, step: str, k):
         return w.chance(
             case, _yes_no(test_probability(ctx, case, o3.hide_follow)),
             lambda w, c, ok: _arrest(w, ctx, c, "hide_follow", k) if ok
-            else (_o3(w, ctx, c, "fight", k) if o3.fight else _villain_escapes(w, ctx, c, k)))
+            else (_o3(w, ctx, c, "fight", k) if o3.fight else _villain_escapes(w, ctx, c, k)),
+            what=("test", o3.hide_follow))
     opponent = fx.Opponent(v.name, v.sheet.brawn, v.sheet.trait("Weaponry"), True)
     return fight(w, ctx, case, opponent, None, None, k)
 
@@ -648,7 +660,9 @@ def _row(w, ctx: Context, case: Case, action: str, outcome: str, carried: int,
             return k(w, case._replace(blocked=case.blocked | {channel}) if channel else case)
         if outcome == "witness":
             return w.chance(case, ((1 / 3, T.LOCATION), (1 / 3, T.CHARACTER), (1 / 3, T.CLUE)),
-                            lambda w, c, line: line_event(w, ctx, c, line, k))
+                            lambda w, c, line: line_event(w, ctx, c, line, k),
+                            what=("d6", (T.LOCATION,) * 2 + (T.CHARACTER,) * 2 + (T.CLUE,) * 2,
+                                  "the witness's line"))
         if case.villain is None:  # motive, with no Villain revealed: no effect
             return k(w, case)
         return reveal_motive(w, ctx, add_luck(case, 1), k)
@@ -686,13 +700,14 @@ def allies_may_leave(w, ctx: Context, case: Case, k):
         if i == len(holders):
             return k(w, c)
         return w.chance(c, ((1 / 3, True), (2 / 3, False)), lambda w, c2, leaves: each(
-            w, _remove(c2, holders[i], False) if leaves else c2, holders, i + 1))
+            w, _remove(c2, holders[i], False) if leaves else c2, holders, i + 1),
+            what=("d6", (True, True, False, False, False, False), "the Ally leaves on 1-2"))
 
     def drawn(w, c, trait):
         holders = [cid for cid, _ in c.allies if ctx.sheets[cid].trait(trait)]
         return each(w, c, holders, 0)
 
-    return w.chance(case, tuple((1 / len(traits), t) for t in traits), drawn)
+    return w.chance(case, tuple((1 / len(traits), t) for t in traits), drawn, what=("trait",))
 
 
 def rest(w, ctx: Context, case: Case, k):
@@ -732,7 +747,7 @@ def _heal(w, ctx: Context, case: Case, healers: list, i: int, k):
         w.note(f"{healer} heals {member}")
         return _heal(w, ctx, _set_health(c, member, tuple(h)), healers, i, k)
 
-    return w.chance(case, _yes_no(p), rolled)
+    return w.chance(case, _yes_no(p), rolled, what=("heal", (healer, member, target - medicine)))
 
 
 def vertical_modifier(ctx: Context, case: Case) -> int:
@@ -770,6 +785,13 @@ def columns_for(turn: int, vm: int) -> tuple:
     return tuple((p, col) for col, p in acc.items())
 
 
+@lru_cache(maxsize=None)
+def column_faces(turn: int, vm: int) -> tuple:
+    """The ``what`` of the vertical d6: ``("d6", column of each face)``."""
+    return ("d6", tuple(T.encounter_column(turn, f, vm) for f in range(1, 7)),
+            "the Encounter Matrix's column" + (f" ({vm:+d})" if vm else ""))
+
+
 def encounter_columns(ctx: Context, case: Case) -> tuple:
     """The vertical d6's columns this turn (a case with a concrete SM)."""
     return columns_for(case.turn, vertical_modifier(ctx, case))
@@ -785,11 +807,13 @@ def _encounter_event(w, ctx: Context, case: Case, k):
 
     value = ctx.motive_value(case)
     if value is None:
-        return w.chance(case, columns_for(case.turn, 0), column)
+        return w.chance(case, columns_for(case.turn, 0), column, what=column_faces(case.turn, 0))
     return w.sm_at_least(
         case, value,
-        lambda w, c: w.chance(c, columns_for(c.turn, T.CAN_ARREST_VERTICAL), column),
-        lambda w, c: w.chance(c, columns_for(c.turn, T.MOTIVE_VERTICAL), column))
+        lambda w, c: w.chance(c, columns_for(c.turn, T.CAN_ARREST_VERTICAL), column,
+                              what=column_faces(c.turn, T.CAN_ARREST_VERTICAL)),
+        lambda w, c: w.chance(c, columns_for(c.turn, T.MOTIVE_VERTICAL), column,
+                              what=column_faces(c.turn, T.MOTIVE_VERTICAL)))
 
 
 def end_turn(case: Case) -> Case:

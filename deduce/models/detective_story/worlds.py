@@ -43,7 +43,7 @@ class Sampler:
     def roll_2d6(self) -> int:
         return self.rng.randint(1, 6) + self.rng.randint(1, 6)
 
-    def chance(self, case: Case, dist, k):
+    def chance(self, case: Case, dist, k, what=None):
         if len(dist) == 1:
             return k(self, case, dist[0][1])
         r = self.rng.random()
