@@ -230,3 +230,33 @@ def test_fight_answers_are_the_fight_terminals():
     setup = C.Setup((C.Fighter("holmes", 6, True), C.Fighter("watson", 6, True)), 6, 7)
     ends = [" ".join(t) for t in C.terminals(setup)]
     assert "won wounded" in ends and "lost watson serious" in ends and "escaped" in ends
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), adventure=st.sampled_from(["a001", "a002"]),
+       turns=st.integers(0, 8),
+       said=st.lists(st.sampled_from(["1", "3", "6", "7", "12", "2/11", "5/5", "pass", "fail",
+                                      "0", "13", "x", "", "1/2/3", "won wounded", "escaped",
+                                      "deduction", "fight", "m404", "Brains", "-1"]),
+                     max_size=12))
+def test_random_answers_never_cause_a_traceback(seed, adventure, turns, said):
+    """Any answers at any point of a case: the turn is played or refused with InputError."""
+    cf = parse_record(new_record(DATA, adventure, seed=seed), "live", DATA)
+    ctx, case = cf.ctx, cf.case
+    rng = random.Random(seed)
+    policy = RandomPolicy()
+    for _ in range(turns):  # somewhere into the case
+        if case.over:
+            return
+        w = Sampler(rng, policy, ctx)
+        action = policy.action(w, case, E.legal_actions(ctx, case))
+        case = E.take_action(w, ctx, case, action, E.AFTER_ACTION[action == T.WAIT])
+        case = E.end_turn(E.encounter(w, ctx, case, action == T.WAIT, E.AFTER_TURN))
+    if case.over:
+        return
+    action = rng.choice(E.ALL_ACTIONS)
+    try:
+        done = play_turn(ctx, case, "action", False, action, Answers(said))
+    except InputError:
+        return
+    assert done.case.turn == case.turn + 1 or done.case.over
