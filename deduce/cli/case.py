@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import out, print_json, reports_errors
+from deduce.cli.common import match_options, out, print_json, reports_errors
 
 _CASE = click.argument("case_arg", metavar="CASE")
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
@@ -545,13 +545,7 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
               show_default=True)
 @click.option("--tokens", type=click.IntRange(0, 1000), default=None,
               help="Carriage tokens at the start (default: as `deduce case play`).")
-@click.option("--games", type=int, default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Master seed: the same seed gives the same games whatever the workers.")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Local worker processes (1: play in this process).")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Play on a Dask cluster (needs the optional extra: pip install 'deduce[dask]').")
+@match_options
 @_JSON
 @reports_errors
 def selfplay(case_arg: str, n_bots: int, strategy: str, mode: str, tokens: int | None,

@@ -32,6 +32,23 @@ out = _LazyConsole()
 err = _LazyConsole(stderr=True)
 
 
+def match_options(func):
+    """The options of every many-games command: --games, --seed, --workers, --scheduler."""
+    options = [
+        click.option("--games", type=int, default=100, show_default=True, help="Games to play."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Master seed: the same seed gives the same games whatever the workers."),
+        click.option("--workers", type=int, default=1, show_default=True,
+                     help="Local worker processes (1: play in this process)."),
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Play on a Dask cluster (needs the optional extra: "
+                          "pip install 'deduce[dask]')."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 def progress_bar(total: int, label: str):
     """A context manager yielding ``advance(k)``: a rich progress bar on stderr when stderr
     is a terminal (transient: gone when done), a no-op otherwise (pipes, --json, CI)."""

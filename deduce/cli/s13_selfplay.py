@@ -6,20 +6,14 @@ import time
 
 import click
 
-from deduce.cli.common import out, print_json, progress_bar, reports_errors
+from deduce.cli.common import match_options, out, print_json, progress_bar, reports_errors
 @click.command()
 @click.option("--players", type=int, default=4, show_default=True, help="2, 3 or 4 players.")
 @click.option("--variant", default="standard", show_default=True, help="standard or expert.")
 @click.option("--bots", "bot_list", default=None,
               help="One bot per seat, comma separated: random, tracker, infogain "
                    "[default: infogain, then random for every other seat].")
-@click.option("--games", type=int, default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Master seed: the same seed gives the same games whatever the workers.")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Local worker processes (1: play in this process).")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Play on a Dask cluster (needs the optional extra: pip install 'deduce[dask]').")
+@match_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object only.")
 @reports_errors
 def selfplay(players: int, variant: str, bot_list: str | None, games: int, seed: int,
