@@ -615,7 +615,8 @@ def _print_selfplay(r: dict) -> None:
              f"seed {r['seed']}")
     if "team" in r:
         tm = r["team"]
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
         t.add_column("team")
         t.add_column("", justify="right")
         t.add_row("solved", f"{tm['solved']} ({100 * tm['solved_share']:.1f}%, 95% "
@@ -626,7 +627,8 @@ def _print_selfplay(r: dict) -> None:
                                    f"{'-' if tm['best_score'] is None else tm['best_score']})")
         t.add_row("tokens spent (mean)", f"{tm['mean_tokens_spent']:.2f}")
     else:
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
         for col in ("#", "strategy", "wins", "share", "95% CI", "shared", "elim.",
                     "round", "tokens", "places"):
             t.add_column(col, justify="left" if col == "strategy" else "right")

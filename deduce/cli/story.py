@@ -397,8 +397,8 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     for line in done.log:
         out.print(f"  {line}", markup=False)
     if c.over:
-        out.print(f"[bold]The case is over: {c.outcome}.[/] Close it with: deduce story end "
-                  f"{record_file}")
+        out.print(f"The case is over: {c.outcome}. Close it with: deduce story end "
+                  f"{record_file}", markup=False)
     elif done.phase == "encounter":
         out.print(f"Action recorded; next: the Encounter Matrix (deduce story turn "
                   f"{record_file}). SM {c.sm}, Luck {c.luck}.", markup=False)

@@ -11,11 +11,11 @@ a chance node or a decision means:
 - ``advice.Expect`` and ``naive.Naive`` sum over every outcome with its exact probability and
   maximise over decisions; the continuation returns P(case won).
 
-World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what`` says what is
-rolled, for a player who tells the dice (``live.Told``): ``("d6", outcome of each face,
-what the die is for)``,
-``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3", member)``,
-``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind, options, k)``,
+World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what``: what is rolled,
+for a player who tells the dice, ``live.Told``: ``("d6", outcome of each face, what the die
+is for)``, ``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3",
+member)``, ``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind,
+options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
 ``with_sm``, that Luck may re-roll once, R003; ``k`` gets the table row's outcome),
 ``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),
@@ -441,7 +441,8 @@ def _line(w, ctx: Context, case: Case, line: str, k):
     for pid in ids:
         counts[pid] = counts.get(pid, 0) + 1
     return w.chance(case, tuple((n / 6, pid) for pid, n in counts.items()),
-                    lambda w, c, pid: read(w, ctx, c, pid, k, line), what=("d6", ids, f"the {line} line"))
+                    lambda w, c, pid: read(w, ctx, c, pid, k, line),
+                    what=("d6", ids, f"the {line} line"))
 
 
 def holmes_or_watson(w, ctx: Context, case: Case, k):

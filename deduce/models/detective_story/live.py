@@ -120,7 +120,8 @@ class Told:
         label = {"ally": "the Ally drawn at random", "trait": "the Trait drawn at random"}.get(
             kind, "the outcome")
         q = Question(label, ", ".join(self._name(x) for x in outcomes))
-        got = self.answers.ask(q, lambda a: resolve(a, names, label, aliases=self._aliases(outcomes)))
+        aliases = self._aliases(outcomes)
+        got = self.answers.ask(q, lambda a: resolve(a, names, label, aliases=aliases))
         return k(self, case, outcomes[names.index(got)])
 
     def _face(self, outcomes: list, faces: tuple, label: str):
