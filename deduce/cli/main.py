@@ -22,6 +22,7 @@ def cli() -> None:
       deduce case solve zebra              solve a shipped logic-grid case
       deduce case explain lantern-street   step-by-step derivation a teacher can show
       deduce story advise case.json        Detective Story: the Action most likely to arrest
+      deduce story table case.json         play a Detective Story case live, advice at each step
     """
 
 
@@ -31,8 +32,10 @@ def _register() -> None:
     from deduce.cli.s13 import s13
     from deduce.cli.s13_selfplay import selfplay
     from deduce.cli.story import story
+    from deduce.cli.story_table import table
 
     s13.add_command(selfplay)
+    story.add_command(table)
     cli.add_command(s13)
     cli.add_command(story)
     cli.add_command(demo)

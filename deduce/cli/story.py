@@ -25,6 +25,7 @@ def story() -> None:
       deduce story advise case.json
       deduce story advise case.json --roll investigate=7
       deduce story turn case.json investigate -a 8 -a 9 -a 3
+      deduce story table case.json
       deduce story selfplay --policy greedy --cases 2000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
 
@@ -262,29 +263,20 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     from deduce.models.detective_story.advice import advise as run
     from deduce.models.detective_story.advice import reroll_advice, solver_for
 
-    import contextlib
-
     cf = _load(record_file, data_dir)
     _warn(cf.data)
     solver = solver_for(cf.ctx)
-    title = "Solving the case for every SM and Luck (early in a case: up to half a minute)"
-    busy = err.status(title + "...") if err.is_terminal else contextlib.nullcontext()
-    with busy as status:
-        if status is not None:
-            solver.progress = lambda message: status.update(f"{title}: {message}...")
-        try:
-            if roll:
-                if cf.phase != "action":
-                    raise InputError("the record's Action is done (phase encounter): a "
-                                     "re-roll is advised for the Action's roll", where="--roll")
-                action, n = _parse_roll(roll)
-                try:
-                    rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
-                except InputError as exc:
-                    raise InputError(str(exc), where="--roll") from None
-            advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
-        finally:
-            solver.progress = None
+    with solving(solver):
+        if roll:
+            if cf.phase != "action":
+                raise InputError("the record's Action is done (phase encounter): a "
+                                 "re-roll is advised for the Action's roll", where="--roll")
+            action, n = _parse_roll(roll)
+            try:
+                rr = reroll_advice(cf.ctx, cf.case, action, n, solver=solver)
+            except InputError as exc:
+                raise InputError(str(exc), where="--roll") from None
+        advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
     if as_json:
         doc = advice.to_json()
         if cf.phase != "action" or cf.case.over:
@@ -293,28 +285,57 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
             doc["reroll"] = rr.to_json()
         print_json(doc)
         return
-    from rich.table import Table
-
     if cf.case.over:
         out.print(f"The case is over: {cf.case.outcome}.")
         return
-    if cf.phase != "action":
+    print_advice(cf.case, cf.phase, advice)
+    if roll:
+        out.print(reroll_text(rr))
+
+
+def solving(solver, title: str = "Solving the case for every SM and Luck (early in a case: "
+                                  "up to half a minute)"):
+    """A context manager: on a terminal, a spinner naming the turn the DP is at."""
+    import contextlib
+
+    if not err.is_terminal:
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def spinner():
+        with err.status(title + "...") as status:
+            solver.progress = lambda message: status.update(f"{title}: {message}...")
+            try:
+                yield
+            finally:
+                solver.progress = None
+
+    return spinner()
+
+
+def print_advice(case, phase: str, advice) -> None:
+    """The advice table of a turn's start, or P(arrest) after the Action."""
+    from rich.table import Table
+
+    if phase != "action":
         out.print(f"Action done; on the Encounter Matrix now. P(arrest by turn 12) = "
                   f"{_pct(advice.p_win).strip()}")
-    else:
-        t = Table(title=f"Turn {cf.case.turn}: P(arrest by the end of turn 12)")
-        t.add_column("Action")
-        t.add_column("P(arrest)", justify="right")
-        for i, (a, p) in enumerate(advice.actions):
-            t.add_row(f"[bold]{a}[/]" if i == 0 else a, _pct(p))
-        out.print(t)
-    if roll:
-        verdict = ("spend 1 Luck and roll again" if rr.spend else
-                   "keep it" if rr.p_reroll is not None else "keep it (no Luck left)")
-        again = _pct(rr.p_reroll).strip() if rr.p_reroll is not None else "-"
-        out.print(f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: "
-                  f"P(arrest) keeping {_pct(rr.p_keep).strip()}, re-rolling {again}: "
-                  f"[bold]{verdict}[/]")
+        return
+    t = Table(title=f"Turn {case.turn}: P(arrest by the end of turn 12)")
+    t.add_column("Action")
+    t.add_column("P(arrest)", justify="right")
+    for i, (a, p) in enumerate(advice.actions):
+        t.add_row(f"[bold]{a}[/]" if i == 0 else a, _pct(p))
+    out.print(t)
+
+
+def reroll_text(rr) -> str:
+    """The re-roll advice in a line (rich markup)."""
+    verdict = ("spend 1 Luck and roll again" if rr.spend else
+               "keep it" if rr.p_reroll is not None else "keep it (no Luck left)")
+    again = _pct(rr.p_reroll).strip() if rr.p_reroll is not None else "-"
+    return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: P(arrest) keeping "
+            f"{_pct(rr.p_keep).strip()}, re-rolling {again}: [bold]{verdict}[/]")
 
 
 @story.command()

@@ -260,3 +260,59 @@ def test_random_answers_never_cause_a_traceback(seed, adventure, turns, said):
     except InputError:
         return
     assert done.case.turn == case.turn + 1 or done.case.over
+
+
+def test_the_reroll_hint_comes_before_the_new_roll():
+    from deduce.models.detective_story.live import Told, play_action
+
+    cf = parse_record(new_record(DATA, "a001", seed=7), "live", DATA)
+    hints = []
+    hint = lambda tag, roll: hints.append((tag, roll)) or "advice"  # noqa: E731
+    warned = []
+    w = Told(cf.ctx, Answers(["7", "9"], warn=warned.append), hint)
+    case, waited = play_action(w, cf.case, T.EXPLORE)
+    assert hints == [(T.EXPLORE, 7)] and warned == ["advice"]
+    assert case.luck == cf.case.luck - 1 and case.unlock and w.luck_spent == 1  # 9 + 1 = 10
+    w = Told(cf.ctx, Answers(["9", "keep"]), hint)
+    case, _ = play_action(w, cf.case, T.EXPLORE)
+    assert case.luck == cf.case.luck and w.luck_spent == 0 and hints[-1] == (T.EXPLORE, 9)
+    w = Told(cf.ctx, Answers(["7/9"]), hint)  # told at once: no hint asked
+    case, _ = play_action(w, cf.case, T.EXPLORE)
+    assert case.luck == cf.case.luck - 1 and len(hints) == 2
+
+
+@pytest.fixture
+def late(tmp_path):
+    path = tmp_path / "late.json"
+    assert run("story", "new", "--adventure", "a001", "--seed", 7, path).exit_code == 0
+    rec = json.loads(path.read_text())
+    rec.update(turn=11, villain="c201", sm=1, luck=2, clue_found=True)
+    path.write_text(json.dumps(rec))
+    return path
+
+
+def test_table_session_plays_turns_and_saves_each_phase(late):
+    # turn 11: Wait, a quiet Encounter Matrix (2 + 1); turn 12: an unknown Action and an
+    # Action not allowed now are refused and asked again, then quit
+    res = CliRunner().invoke(cli, ["story", "table", str(late)],
+                             input="wait\n2\nflee\narrest\nquit\n")
+    assert res.exit_code == 0, res.output
+    rec = json.loads(late.read_text())
+    assert (rec["turn"], rec["phase"]) == (12, "action")
+    assert rec["log"][-2:] == ["turn 11: Wait", "encounter: 2d6 2+1 = 3"]
+    assert "Turn 11: P(arrest" in res.output and "Turn 12: P(arrest" in res.output
+    assert "'flee'" in res.output  # refused: not an Action
+    assert "Attempt Arrest is not allowed now: R007a" in res.output  # refused: no Motive
+    assert "Stopped" in res.output and "turn 12 (action)" in res.output
+
+
+def test_table_session_keeps_the_action_when_the_input_ends(late):
+    res = CliRunner().invoke(cli, ["story", "table", str(late)], input="wait\n")
+    assert res.exit_code == 0, res.output
+    rec = json.loads(late.read_text())
+    assert (rec["turn"], rec["phase"], rec["waited"]) == (11, "encounter", True)
+    res = CliRunner().invoke(cli, ["story", "table", str(late)], input="2\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "on the Encounter Matrix now" in res.output
+    rec = json.loads(late.read_text())
+    assert (rec["turn"], rec["phase"]) == (12, "action")

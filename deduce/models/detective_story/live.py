@@ -35,10 +35,12 @@ from deduce.models.detective_story.state import Case, Context
 
 
 class Question(NamedTuple):
-    """What the player is asked: ``text``, and ``hint``, the answers accepted."""
+    """What the player is asked: ``text``, ``hint`` (the answers accepted), and the answer
+    an empty reply stands for (None: none)."""
 
     text: str
     hint: str
+    default: str | None = None
 
 
 class Answers:
@@ -65,6 +67,8 @@ class Answers:
             else:
                 raise InputError(f"needs an answer for: {q.text} ({q.hint}); "
                                  f"{len(self.given)} given", where="--answer")
+            if not text.strip() and q.default is not None:
+                text = q.default
             try:
                 value = parse(text.strip())
             except InputError as exc:
@@ -83,16 +87,21 @@ def _total(text: str, low: int = 2, high: int = 12) -> int:
     return int(text)
 
 
+_KEEP = ("keep", "k", "no", "n")
 _PASS = {"pass": True, "passed": True, "p": True, "yes": True, "y": True,
          "fail": False, "failed": False, "f": False, "no": False, "n": False}
 
 
 class Told:
-    """The world of a turn told by the player (see the module docstring)."""
+    """The world of a turn told by the player (see the module docstring). ``reroll_hint
+    (tag, roll) -> text`` (optional): after an Action's first roll, with Luck left, the
+    player is told ``text`` (the table session's advice) and asked whether they re-rolled."""
 
-    def __init__(self, ctx: Context, answers: Answers):
+    def __init__(self, ctx: Context, answers: Answers,
+                 reroll_hint: Callable[[str, int], str] | None = None):
         self.ctx = ctx
         self.answers = answers
+        self.reroll_hint = reroll_hint
         self.log: list[str] = []
         self.luck_spent = 0
 
@@ -196,6 +205,12 @@ class Told:
             return rolls
 
         rolls = self.answers.ask(q, parse)
+        if len(rolls) == 1 and case.luck > 0 and self.reroll_hint is not None:
+            self.answers.warn(self.reroll_hint(tag, rolls[0]))
+            again = Question(f"{tag}: the new 2d6 if 1 Luck was spent to re-roll", "N, or keep",
+                             default="keep")
+            second = self.answers.ask(again, lambda a: None if a.lower() in _KEEP else _total(a))
+            rolls += (second,) if second is not None else ()
         if len(rolls) == 2:
             self.luck_spent += 1
             self.note(f"{tag}: rolled {rolls[0]}, spends 1 Luck to roll again")
@@ -278,18 +293,30 @@ def play_turn(ctx: Context, case: Case, phase: str, waited: bool, action: str | 
     if phase == "action":
         if action is None:
             raise InputError("name the Action taken this turn", where="ACTION")
-        E.check_action(ctx, case, action)
-        w.note(f"turn {case.turn}: {action}")
-        waited = action == T.WAIT
-        case = E.take_action(w, ctx, case, action, E.AFTER_ACTION[waited])
+        case, waited = play_action(w, case, action)
         if action_only and not case.over:
             return Turn(case, "encounter", waited, w.log, answers.used, w.luck_spent)
     elif action is not None:
         raise InputError(f"the Action of turn {case.turn} is done: the record waits for the "
                          "Encounter Matrix (leave ACTION out)", where="ACTION")
-    case = E.encounter(w, ctx, case, waited, E.AFTER_TURN)
+    case = play_encounter(w, case, waited)
+    return Turn(case, "action", False, w.log, answers.used, w.luck_spent)
+
+
+def play_action(w: Told, case: Case, action: str) -> tuple[Case, bool]:
+    """The Action phase of the turn (``action`` legal, else ``InputError``): the case after
+    it and whether it was Wait (the Encounter Matrix then adds 1)."""
+    E.check_action(w.ctx, case, action)
+    w.note(f"turn {case.turn}: {action}")
+    waited = action == T.WAIT
+    return E.take_action(w, w.ctx, case, action, E.AFTER_ACTION[waited]), waited
+
+
+def play_encounter(w: Told, case: Case, waited: bool) -> Case:
+    """The Encounter Matrix and the end of the turn."""
+    case = E.encounter(w, w.ctx, case, waited, E.AFTER_TURN)
     turn = case.turn
     case = E.end_turn(case)
     if case.over:
         w.note(f"the case ends: {case.outcome} (turn {turn})")
-    return Turn(case, "action", False, w.log, answers.used, w.luck_spent)
+    return case

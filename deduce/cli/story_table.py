@@ -1,0 +1,136 @@
+"""``deduce story table``: a case played live at the table, turn after turn, with the exact
+advice before every Action and every Luck re-roll, and the record saved after every phase.
+
+The DP is solved once for the whole case when the session starts (every later turn kept in
+memory: about 0.3 GB for a fresh case of a001, 0.9 GB for a002), so every later piece of
+advice is read, not computed. The dice are told as in ``deduce story turn``
+(``live.Told``); the record is rewritten (atomically) after the Action and after the
+Encounter Matrix, so quitting, or the end of the input, loses at most the phase in play.
+"""
+
+from __future__ import annotations
+
+import click
+
+from deduce.cli.common import err, out, reports_errors
+from deduce.cli.story import _DATA, _load, _warn, print_advice, reroll_text, solving
+
+
+@click.command()
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@_DATA
+@reports_errors
+def table(record_file: str, data_dir) -> None:
+    """Play the case in FILE live: before each Action the exact P(arrest) of every legal
+    Action (Enter takes the best), then the dice of the turn as they fall (as in `deduce
+    story turn`: an Action's 2d6, then, with Luck left, the advice on re-rolling it and
+    the new roll if you spent the Luck; d6 faces; tests; a fight's end), and FILE is
+    rewritten after the Action and after the Encounter Matrix.
+
+    The case is solved once when the session starts (a fresh case: 7-25 s, 0.3-0.9 GB);
+    every later answer is instant. Type quit at the Action prompt, or end the input, to
+    stop: FILE keeps every finished phase. From a pipe, each line answers one question.
+
+    \b
+    Examples:
+      deduce story table case.json
+      printf 'explore\\n7\\nkeep\\n2\\n9\\n3\\nquit\\n' | deduce story table case.json
+    """
+    from deduce.models.detective_story.advice import advise, reroll_advice
+
+    cf = _load(record_file, data_dir)
+    _warn(cf.data)
+    session = _Session(record_file, cf)
+    with solving(session.solver, "Solving the whole case for every SM and Luck (once)"):
+        session.solver.prepare(cf.case, encounter=cf.phase == "encounter", whole=True)
+    try:
+        while not session.case.over:
+            if session.phase == "action":
+                advice = advise(cf.ctx, session.case, "action", False, session.solver)
+                print_advice(session.case, "action", advice)
+                action = session.ask_action(advice.best)
+                if action is None:
+                    break
+                start = session.case
+                session.action(action, lambda tag, roll: reroll_text(
+                    reroll_advice(cf.ctx, start, action, roll, solver=session.solver)))
+            else:
+                advice = advise(cf.ctx, session.case, "encounter", session.waited,
+                                session.solver)
+                print_advice(session.case, "encounter", advice)
+                session.encounter()
+    except click.exceptions.Abort:
+        err.print("")
+    if session.case.over:
+        out.print(f"The case is over: {session.case.outcome}. Close it with: deduce story "
+                  f"end {record_file}", markup=False)
+    else:
+        out.print(f"Stopped: {record_file} is at turn {session.case.turn} ({session.phase}).",
+                  markup=False)
+
+
+class _Session:
+    """The case in play, its solver, and the record written after every phase."""
+
+    def __init__(self, record_file: str, cf):
+        from deduce.models.detective_story.advice import Solver
+
+        self.file, self.cf = record_file, cf
+        self.case, self.phase, self.waited = cf.case, cf.phase, cf.waited
+        self.solver = Solver(cf.ctx)
+        self.log: list[str] = []
+
+    @staticmethod
+    def _prompt(q):
+        return click.prompt(f"{q.text} [{q.hint}]", err=True,
+                            default=q.default or None, show_default=False)
+
+    def _told(self, reroll_hint=None):
+        from deduce.models.detective_story.live import Answers, Told
+
+        warn = lambda text: err.print(f"  {text}")  # noqa: E731
+        return Told(self.cf.ctx, Answers((), self._prompt, warn), reroll_hint)
+
+    def ask_action(self, best: str) -> str | None:
+        """The Action taken (Enter: ``best``), None for quit; asked again until legal."""
+        from deduce.core.errors import InputError
+        from deduce.core.names import resolve
+        from deduce.models.detective_story import engine as E
+        from deduce.models.detective_story import tables as T
+
+        while True:
+            text = click.prompt("Action (or quit)", default=best, err=True).strip()
+            if text.lower() in ("quit", "q", "exit"):
+                return None
+            try:
+                action = resolve(text, list(E.ALL_ACTIONS), "action",
+                                 aliases={"arrest": T.ATTEMPT_ARREST, "seek": T.SEEK})
+                E.check_action(self.cf.ctx, self.case, action)
+                return action
+            except InputError as exc:
+                err.print(f"  {exc}", markup=False)
+
+    def action(self, action: str, reroll_hint) -> None:
+        from deduce.models.detective_story.live import play_action
+
+        w = self._told(reroll_hint)
+        case, waited = play_action(w, self.case, action)
+        self._save(w, case, "encounter" if not case.over else "action", waited)
+
+    def encounter(self) -> None:
+        from deduce.models.detective_story.live import play_encounter
+
+        w = self._told()
+        self._save(w, play_encounter(w, self.case, self.waited), "action", False)
+
+    def _save(self, w, case, phase: str, waited: bool) -> None:
+        from deduce.core.records import write_json_atomic
+        from deduce.models.detective_story.state import case_to_record
+
+        for line in w.log:
+            out.print(f"  {line}", markup=False)
+        self.log += w.log
+        write_json_atomic(self.file, case_to_record(self.cf, case, phase, waited, log=self.log))
+        self.case, self.phase, self.waited = case, phase, waited
+        if phase == "action" and not case.over:
+            out.print(f"Saved: turn {case.turn}, SM {case.sm}, Luck {case.luck}.", markup=False)
