@@ -14,6 +14,10 @@ three baselines run in the same process:
 - Monte Carlo: the time self-play of the optimal policy needs to estimate the same value to
   +-0.01 (95%), from the measured cases per second.
 
+With --fresh also the live session of ``deduce story table``: the whole fresh a001 case
+solved once (every turn kept), then ``advise`` at the start of every turn of 20 cases the
+advice's best Action plays (greedy dice), read from that memo.
+
     python benchmarks/story_dp.py [--runs 5] [--fresh]
 """
 
@@ -95,7 +99,36 @@ def main() -> None:
         print(f"{adventure} turn {turn:<2} {t_dp:>9.3f}s {adv.states:>6} {adv.p_win:>10.4f} "
               f"{t_rec:>9.3f}s {t_rec / t_dp:>5.1f}x {naive:>9} {ratio:>6} {t_mc:>9.1f}s "
               f"{t_mc / t_dp:>6.1f}x")
+    if args.fresh:
+        session(data)
     print("target: DP under 1 s for one case state")
+
+
+def session(data) -> None:
+    """The live session's figures (module docstring)."""
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.worlds import Sampler
+
+    cf = state(data, 1)
+    solver = A.Solver(cf.ctx)
+    t = time.perf_counter()
+    solver.prepare(cf.case, whole=True)
+    t_solve = time.perf_counter() - t
+    times = []
+    for seed in range(20):
+        case, rng, policy = cf.case, random.Random(seed), make_policy("greedy")
+        while not case.over:
+            t = time.perf_counter()
+            action = A.advise(cf.ctx, case, solver=solver).best
+            times.append(time.perf_counter() - t)
+            w = Sampler(rng, policy, cf.ctx)
+            waited = action == T.WAIT
+            case = E.take_action(w, cf.ctx, case, action, E.AFTER_ACTION[waited])
+            case = E.end_turn(E.encounter(w, cf.ctx, case, waited, E.AFTER_TURN))
+    print(f"live session (story table), a001: whole case solved once in {t_solve:.1f} s; then "
+          f"advise per turn {1e3 * statistics.median(times):.3f} ms median, "
+          f"{1e3 * max(times):.3f} ms max over {len(times)} turns of 20 cases")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 advice before every Action and every Luck re-roll, and the record saved after every phase.
 
 The DP is solved once for the whole case when the session starts (every later turn kept in
-memory: about 0.3 GB for a fresh case of a001, 0.9 GB for a002), so every later piece of
+memory: a fresh case of a001 peaks at 0.7 GB, of a002 at 1.6 GB), so every later piece of
 advice is read, not computed. The dice are told as in ``deduce story turn``
 (``live.Told``); the record is rewritten (atomically) after the Action and after the
 Encounter Matrix, so quitting, or the end of the input, loses at most the phase in play.
@@ -27,7 +27,7 @@ def table(record_file: str, data_dir) -> None:
     the new roll if you spent the Luck; d6 faces; tests; a fight's end), and FILE is
     rewritten after the Action and after the Encounter Matrix.
 
-    The case is solved once when the session starts (a fresh case: 7-25 s, 0.3-0.9 GB);
+    The case is solved once when the session starts (a fresh case: 8-26 s, 0.7-1.6 GB);
     every later answer is instant. Type quit at the Action prompt, or end the input, to
     stop: FILE keeps every finished phase. From a pipe, each line answers one question.
 
