@@ -15,7 +15,9 @@ Competitive mode (rulebook "Playing the Game"), round after round:
 - Investigation phase: tokens on Locations go to the supply; each bot reads its Location's
   notes; the Carriage Stop gives +3 tokens. At 221B bots answer in order of tokens (most
   first; ties together): all answers right wins (ties can share the win), any wrong
-  answer eliminates. The game ends with a winner, when everyone is eliminated, or when a
+  answer eliminates. A bot whose notes leave answers open guesses, question by question,
+  an answer consistent with its notes and its earlier choices, drawn with its own seeded
+  generator (``CaseOracle.guess``). The game ends with a winner, when everyone is eliminated, or when a
   bot left alone by eliminations has used its extra rounds (as many as its tokens, at most
   4). Every bot starts with 10 tokens (``--tokens``).
 - Safety cap: ``bots * locations + 5`` rounds (a bot always moves on, so only a case whose
