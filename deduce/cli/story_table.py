@@ -28,8 +28,11 @@ def table(record_file: str, data_dir) -> None:
     rewritten after the Action and after the Encounter Matrix.
 
     The case is solved once when the session starts (a fresh case: 8-26 s, 0.7-1.6 GB);
-    every later answer is instant. Type quit at the Action prompt, or end the input, to
-    stop: FILE keeps every finished phase. From a pipe, each line answers one question.
+    every later answer is instant. undo, typed for any question, starts the phase in play
+    again, or, at its first question, goes back to the phase before (as far back as the
+    session started; also once the case is over): a die entered wrong is put right by
+    playing the phase again. quit at the Action prompt, or the end of the input, stops;
+    FILE keeps every finished phase. From a pipe, each line answers one question.
 
     \b
     Examples:
@@ -44,21 +47,30 @@ def table(record_file: str, data_dir) -> None:
     with solving(session.solver, "Solving the whole case for every SM and Luck (once)"):
         session.solver.prepare(cf.case, encounter=cf.phase == "encounter", whole=True)
     try:
-        while not session.case.over:
-            if session.phase == "action":
-                advice = advise(cf.ctx, session.case, "action", False, session.solver)
-                print_advice(session.case, "action", advice)
-                action = session.ask_action(advice.best)
-                if action is None:
-                    break
-                start = session.case
-                session.action(action, lambda tag, roll: reroll_text(
-                    reroll_advice(cf.ctx, start, action, roll, solver=session.solver)))
-            else:
-                advice = advise(cf.ctx, session.case, "encounter", session.waited,
-                                session.solver)
-                print_advice(session.case, "encounter", advice)
-                session.encounter()
+        while True:
+            try:
+                if session.case.over:
+                    if not session.ask_undo_at_end():
+                        break
+                elif session.phase == "action":
+                    advice = advise(cf.ctx, session.case, "action", False, session.solver)
+                    print_advice(session.case, "action", advice)
+                    action = session.ask_action(advice.best)
+                    if action is None:
+                        break
+                    start = session.case
+                    session.action(action, lambda tag, roll: reroll_text(
+                        reroll_advice(cf.ctx, start, action, roll, solver=session.solver)))
+                else:
+                    advice = advise(cf.ctx, session.case, "encounter", session.waited,
+                                    session.solver)
+                    print_advice(session.case, "encounter", advice)
+                    session.encounter()
+            except _Undo as undo:
+                if undo.mid_phase:
+                    err.print("  undone: this phase starts again", markup=False)
+                else:
+                    session.undo()
     except click.exceptions.Abort:
         err.print("")
     if session.case.over:
@@ -67,6 +79,15 @@ def table(record_file: str, data_dir) -> None:
     else:
         out.print(f"Stopped: {record_file} is at turn {session.case.turn} ({session.phase}).",
                   markup=False)
+
+
+class _Undo(Exception):
+    """The player typed undo: ``mid_phase`` if the phase in play had answers already (it
+    starts again), else the phase before is undone."""
+
+    def __init__(self, mid_phase: bool):
+        super().__init__("undo")
+        self.mid_phase = mid_phase
 
 
 class _Session:
@@ -79,29 +100,44 @@ class _Session:
         self.case, self.phase, self.waited = cf.case, cf.phase, cf.waited
         self.solver = Solver(cf.ctx)
         self.log: list[str] = []
-
-    @staticmethod
-    def _prompt(q):
-        return click.prompt(f"{q.text} [{q.hint}]", err=True,
-                            default=q.default or None, show_default=False)
+        self.history: list[tuple] = []  # (case, phase, waited, log length) before each phase
 
     def _told(self, reroll_hint=None):
         from deduce.models.detective_story.live import Answers, Told
 
-        warn = lambda text: err.print(f"  {text}")  # noqa: E731
-        return Told(self.cf.ctx, Answers((), self._prompt, warn), reroll_hint)
+        def prompt(q):
+            text = click.prompt(f"{q.text} [{q.hint}]", err=True, default=q.default or None,
+                                show_default=False)
+            if text.strip().lower() == "undo":
+                raise _Undo(mid_phase=bool(answers.used))
+            return text
+
+        answers = Answers((), prompt, lambda text: err.print(f"  {text}"))
+        return Told(self.cf.ctx, answers, reroll_hint)
+
+    def ask_undo_at_end(self) -> bool:
+        """The case is over: undo the last phase (True), or finish (False)."""
+        text = click.prompt(f"The case is over ({self.case.outcome}): undo, or Enter to finish",
+                            default="", show_default=False, err=True)
+        if text.strip().lower() != "undo":
+            return False
+        self.undo()
+        return True
 
     def ask_action(self, best: str) -> str | None:
-        """The Action taken (Enter: ``best``), None for quit; asked again until legal."""
+        """The Action taken (Enter: ``best``), or None for quit (``_Undo`` for undo); asked
+        again until legal."""
         from deduce.core.errors import InputError
         from deduce.core.names import resolve
         from deduce.models.detective_story import engine as E
         from deduce.models.detective_story import tables as T
 
         while True:
-            text = click.prompt("Action (or quit)", default=best, err=True).strip()
+            text = click.prompt("Action (or undo, quit)", default=best, err=True).strip()
             if text.lower() in ("quit", "q", "exit"):
                 return None
+            if text.lower() == "undo":
+                raise _Undo(mid_phase=False)
             try:
                 action = resolve(text, list(E.ALL_ACTIONS), "action",
                                  aliases={"arrest": T.ATTEMPT_ARREST, "seek": T.SEEK})
@@ -123,14 +159,29 @@ class _Session:
         w = self._told()
         self._save(w, play_encounter(w, self.case, self.waited), "action", False)
 
+    def undo(self) -> None:
+        """Back to the record as it was before the last phase played in this session."""
+        if not self.history:
+            err.print("  nothing to undo in this session", markup=False)
+            return
+        case, phase, waited, n = self.history.pop()
+        del self.log[n:]
+        self._write(case, phase, waited)
+        out.print(f"Undone: back to turn {case.turn} ({phase}), SM {case.sm}, Luck {case.luck}.",
+                  markup=False)
+
     def _save(self, w, case, phase: str, waited: bool) -> None:
+        for line in w.log:
+            out.print(f"  {line}", markup=False)
+        self.history.append((self.case, self.phase, self.waited, len(self.log)))
+        self.log += w.log
+        self._write(case, phase, waited)
+        if phase == "action" and not case.over:
+            out.print(f"Saved: turn {case.turn}, SM {case.sm}, Luck {case.luck}.", markup=False)
+
+    def _write(self, case, phase: str, waited: bool) -> None:
         from deduce.core.records import write_json_atomic
         from deduce.models.detective_story.state import case_to_record
 
-        for line in w.log:
-            out.print(f"  {line}", markup=False)
-        self.log += w.log
         write_json_atomic(self.file, case_to_record(self.cf, case, phase, waited, log=self.log))
         self.case, self.phase, self.waited = case, phase, waited
-        if phase == "action" and not case.over:
-            out.print(f"Saved: turn {case.turn}, SM {case.sm}, Luck {case.luck}.", markup=False)

@@ -316,3 +316,30 @@ def test_table_session_keeps_the_action_when_the_input_ends(late):
     assert "on the Encounter Matrix now" in res.output
     rec = json.loads(late.read_text())
     assert (rec["turn"], rec["phase"]) == (12, "action")
+
+
+def test_table_undo_goes_back_one_phase_at_a_time(late):
+    before = json.loads(late.read_text())
+    # turn 11: Wait, a quiet Encounter Matrix (2 + 1); at turn 12's Action: undo (back to
+    # turn 11's Encounter Matrix); undo at its first question (back to turn 11's Action);
+    # undo again: nothing left to undo in the session; quit
+    res = CliRunner().invoke(cli, ["story", "table", str(late)],
+                             input="wait\n2\nundo\nundo\nundo\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "Undone: back to turn 11 (encounter)" in res.output
+    assert "Undone: back to turn 11 (action)" in res.output
+    assert "nothing to undo" in res.output
+    after = json.loads(late.read_text())
+    assert after == before | {"phase": "action", "waited": False, "log": before["log"]}
+
+
+def test_table_undo_mid_phase_starts_the_phase_again(late):
+    # Investigate 8 (a Location event: its d6 is asked), undo there: the Action starts
+    # again; then Wait and a quiet Encounter Matrix
+    res = CliRunner().invoke(cli, ["story", "table", str(late)],
+                             input="investigate\n8\nkeep\nundo\nwait\n2\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "this phase starts again" in res.output
+    rec = json.loads(late.read_text())
+    assert rec["turn"] == 12 and rec["log"][-2:] == ["turn 11: Wait", "encounter: 2d6 2+1 = 3"]
+    assert not any("Investigate" in line for line in rec["log"])
