@@ -362,8 +362,8 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     a d6 as its face (1-6: the engine reads the line, the vertical modifiers, the
     paragraph); a test or a healing roll as the 2d6 total or pass/fail; a random Ally or
     Trait by name; option 3's start (deduction, hide_follow, fight); a fight's end (won
-    wounded, lost watson serious, escaped, ...). On a terminal whatever is missing is
-    asked; otherwise a missing or wrong answer exits 2 naming the question and the answers
+    wounded, lost watson serious, escaped, ...). On a terminal (without --json) whatever
+    is missing is asked; otherwise a missing or wrong answer exits 2 naming the question and the answers
     it takes, and FILE is left as it was.
 
     JSON: {"file", "turn": the turn played, "action", "log": [what happened], "answers":
