@@ -8,9 +8,7 @@ for each game), on the same games in the same process; the figures are checked e
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -18,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deduce.models.casenotes import selfplay as SP  # noqa: E402
 from deduce.models.casenotes.format import load_case  # noqa: E402
 from deduce.models.casenotes.play import play_game  # noqa: E402
+from timing import median_time  # noqa: E402
 
 MATCHES = [("lantern-street", "competitive", ["informed", "fair"], 4),
            ("kew-orchid", "competitive", ["informed", "fair", "fair"], 3),
@@ -37,15 +36,6 @@ def per_game(specs) -> list:
         r = play_game(s.case, len(s.seats), s.seed, s.mode, list(s.seats), s.tokens)
         out.append(tuple((b.status, b.spent, len(b.visited), b.answered_round) for b in r.seats))
     return out
-
-
-def median_time(fn, runs: int):
-    times, result = [], None
-    for _ in range(runs):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), result
 
 
 def main() -> None:

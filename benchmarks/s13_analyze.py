@@ -17,7 +17,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from deduce.models.sherlock13.knowledge import (  # noqa: E402
 )
 from deduce.models.sherlock13.record import parse_record  # noqa: E402
 from deduce.models.sherlock13.rules import Accuse, State  # noqa: E402
+from timing import median_time  # noqa: E402
 
 CASES = [(4, "standard"), (4, "expert"), (3, "expert"), (2, "expert")]
 
@@ -90,15 +90,6 @@ def naive_analysis(record) -> dict:
     return {"worlds": len(worlds), "criminal": crim, "holders": holders, "bits": bits}
 
 
-def median_time(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=15, help="timed runs of the exact path per record")
@@ -113,20 +104,20 @@ def main() -> None:
         for seed in range(1, args.seeds + 1):
             record, _ = ten_event_record(n, variant, seed)
             exact = analyze(record)  # warm caches (deal tables) once, as a running tool would
-            fast_times.append(median_time(lambda: analyze(record), args.runs))
+            fast_times.append(median_time(lambda: analyze(record), args.runs)[0])
             naive = naive_analysis(record)
             assert naive["worlds"] == exact.total, (naive["worlds"], exact.total)
             for s in exact.suggestions:
                 assert abs(naive["bits"][s.question] - s.expected_bits) < 1e-9
-            slow_times.append(median_time(lambda: naive_analysis(record), args.naive_runs))
+            slow_times.append(median_time(lambda: naive_analysis(record), args.naive_runs)[0])
             counts.append(exact.total)
         fast, slow = statistics.median(fast_times), statistics.median(slow_times)
         print(f"{n}p {variant:<11} {min(counts):>6}-{max(counts):<7} {fast * 1e3:>11.2f} "
               f"{slow * 1e3:>11.1f} {slow / fast:>7.0f}x")
     _, data = ten_event_record(4, "standard", 1)
     fresh = parse_record({**data, "events": []})
-    fast = median_time(lambda: analyze(fresh), args.runs)
-    slow = median_time(lambda: naive_analysis(fresh), 1)
+    fast = median_time(lambda: analyze(fresh), args.runs)[0]
+    slow = median_time(lambda: naive_analysis(fresh), 1)[0]
     print(f"4p standard, no event (16800 worlds): exact {fast * 1e3:.2f} ms, naive "
           f"{slow * 1e3:.0f} ms, {slow / fast:.0f}x")
     record, data = ten_event_record(4, "standard", 1)
@@ -140,7 +131,7 @@ def main() -> None:
                  "try: m.main()\nexcept SystemExit: pass\n"
                  "print('ortools imported' if 'ortools' in sys.modules else 'ortools not imported',"
                  " file=sys.stderr)" % str(path)]
-        end_to_end = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), 5)
+        end_to_end = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), 5)[0]
         note = subprocess.run(probe, capture_output=True, text=True).stderr.strip().splitlines()[-1]
     print(f"deduce s13 analyze --json (4p standard, end to end, new process): "
           f"{end_to_end * 1e3:.0f} ms median of 5; {note}")

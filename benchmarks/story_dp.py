@@ -39,6 +39,7 @@ from deduce.models.detective_story.data import load_campaign  # noqa: E402
 from deduce.models.detective_story.state import parse_record  # noqa: E402
 from deduce.models.detective_story.naive import Naive  # noqa: E402
 from deduce.models.detective_story.worlds import play_case  # noqa: E402
+from timing import median_time  # noqa: E402
 
 
 def state(data, turn: int, adventure: str = "a001"):
@@ -53,15 +54,6 @@ def solve(cf, batched: bool = True):
     A._KEYS.clear()
     solver = A.Solver(cf.ctx, batched=batched)
     return A.advise(cf.ctx, cf.case, solver=solver), solver
-
-
-def median_time(fn, runs: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(runs):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
 
 
 def main() -> None:
