@@ -770,13 +770,17 @@ class Solver:
 
     def rest_lump(self, key: Case, action: str) -> Lump:
         """Rest (no table): the healing rolls, up to the Encounter phase."""
-        lk = (key, action)
-        lump = self.rows.get(lk)
+        return self._compiled(self.rows, (key, action), key, 0, lambda w, c: E.take_action(
+            w, self.ctx, c, action, E.AFTER_ACTION[False]))
+
+    def _compiled(self, memo: dict, k, key: Case, t: int, phase, refs: bool = False) -> Lump:
+        """``phase(w, case)`` from ``probe(key, t)``, traced and compiled once per ``k`` in
+        ``memo``."""
+        lump = memo.get(k)
         if lump is None:
-            s0 = probe(key, 0)
-            lump = self.rows[lk] = compile_expr(self.tracer.trace(
-                lambda w, c: E.take_action(w, self.ctx, c, action, E.AFTER_ACTION[False]), s0),
-                s0, self.interned)
+            start = probe(key, t)
+            lump = memo[k] = compile_expr(self.tracer.trace(phase, start, refs=refs), start,
+                                          self.interned)
         return lump
 
     def action_parts(self, t: int, key: Case, action: str) -> tuple:
@@ -878,14 +882,8 @@ class Solver:
         return evaluate(self.line_lump(key, line), get)
 
     def line_lump(self, key: Case, line: str) -> Lump:
-        lk = (key, line)
-        lump = self.lines.get(lk)
-        if lump is None:
-            start = probe(key, 0)
-            lump = self.lines[lk] = compile_expr(self.tracer.trace(
-                lambda w, c: E.line_event(w, self.ctx, c, line, E.AFTER_TURN), start),
-                start, self.interned)
-        return lump
+        return self._compiled(self.lines, (key, line), key, 0, lambda w, c: E.line_event(
+            w, self.ctx, c, line, E.AFTER_TURN))
 
     def _next_turn(self, t: int, labels: tuple):
         """``get`` for the end of turn ``t``: next turn's start for each flag label (an event
@@ -926,14 +924,9 @@ class Solver:
 
     def enc_lump(self, key: Case, t: int, waited: bool) -> Lump:
         """The Encounter phase of turn ``t``'s band from ``key`` (event lines as ``Ref``)."""
-        ek = (key, T.band_for(t), waited)
-        lump = self.enc.get(ek)
-        if lump is None:
-            start = probe(key, t)
-            expr = self.tracer.trace(
-                lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN), start, refs=True)
-            lump = self.enc[ek] = compile_expr(expr, start, self.interned)
-        return lump
+        return self._compiled(self.enc, (key, T.band_for(t), waited), key, t,
+                              lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN),
+                              refs=True)
 
     # -- answers for a concrete case
     def prepare(self, case: Case, encounter: bool = False, whole: bool = True) -> None:
