@@ -28,7 +28,15 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import match_options, out, print_json, reports_errors
+from deduce.cli.common import (
+    SEED,
+    esc,
+    match_options,
+    out,
+    print_json,
+    reports_errors,
+    styled,
+)
 
 _CASE = click.argument("case_arg", metavar="CASE")
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
@@ -116,19 +124,14 @@ def solve(case_arg: str, as_json: bool) -> None:
     _print_solve(c, result)
 
 
-def _esc(text) -> str:
-    from rich.markup import escape
-
-    return escape(str(text))
-
-
 def _fmt(values: list) -> str:
-    return _esc(" / ".join(map(str, values)))
+    return esc(" / ".join(map(str, values)))
 
 
 def _cell(values: list) -> str:
     """A solved value in bold green, else the possible values dimmed."""
-    return f"[bold green]{_esc(values[0])}[/]" if len(values) == 1 else f"[dim]{_fmt(values)}[/]"
+    return styled(f"[bold green]{esc(values[0])}[/]" if len(values) == 1
+                  else f"[dim]{_fmt(values)}[/]")
 
 
 def _print_solve(c, result) -> None:
@@ -137,14 +140,15 @@ def _print_solve(c, result) -> None:
     s = c.schema
     count = f"{'at least ' if not result.exact else ''}{result.solutions:,}"
     plural = "s" if result.solutions != 1 or not result.exact else ""
-    out.print(f"[bold]{_esc(c.title)}[/]: [bold]{result.status}[/] ({count} solution{plural})")
+    out.print(styled(f"[bold]{esc(c.title)}[/]: [bold]{result.status}[/] ({count} "
+                     f"solution{plural})"))
     cells = dict(zip(result.cell_names, result.cells))
     key = s.key.name
     grid = Table(title="Grid (bold: solved)", show_lines=False)
     for name in s.categories:
         grid.add_column(name)
     for r, item in enumerate(s.key.items):
-        row = [f"[bold]{_esc(item)}[/]"]
+        row = [styled(f"[bold]{esc(item)}[/]")]
         for cat in s.cat_names[1:]:
             row.append(_cell(cells[f"{cat}({s.ref(key, r)})"]))
         grid.add_row(*row)
@@ -156,15 +160,15 @@ def _print_solve(c, result) -> None:
         t.add_column("value")
         for a in s.attributes.values():
             for i, item in enumerate(s.categories[a.of].items):
-                t.add_row(a.name, _esc(item), _cell(cells[f"{a.name}({s.ref(a.of, i)})"]))
+                t.add_row(a.name, str(item), _cell(cells[f"{a.name}({s.ref(a.of, i)})"]))
         out.print(t)
     if c.questions:
         t = Table(title="Questions")
         t.add_column("question")
         t.add_column("answer")
         for q, vals in zip(c.questions, result.answers):
-            t.add_row(_esc(q.text), _cell(vals) if len(vals) == 1
-                      else f"one of: {_esc(', '.join(map(str, vals)))}")
+            t.add_row(q.text, _cell(vals) if len(vals) == 1
+                      else f"one of: {', '.join(map(str, vals))}")
         out.print(t)
 
 
@@ -200,19 +204,19 @@ def why(case_arg: str, rule: str, as_json: bool) -> None:
     from deduce.models.casenotes.model import AXIOM_TEXT
 
     if result.status == "open":
-        out.print(f"[bold]{_esc(rule)}[/] is [bold]open[/]: it holds in some solutions and not in "
-                  f"others.")
+        out.print(styled(f"[bold]{esc(rule)}[/] is [bold]open[/]: it holds in some solutions "
+                         "and not in others."))
         _print_solution("A solution where it holds", result.holds_in)
         _print_solution("A solution where it fails", result.fails_in)
         return
     verb = "holds in every solution" if result.status == "forced" else "holds in no solution"
-    out.print(f"[bold]{_esc(rule)}[/] is [bold]{result.status}[/]: it {verb}, because of")
+    out.print(styled(f"[bold]{esc(rule)}[/] is [bold]{result.status}[/]: it {verb}, because of"))
     for i in result.notes:
-        out.print("  " + c.notes[i].describe(), markup=False)
+        out.print("  " + c.notes[i].describe())
     for k in result.axioms:
-        out.print(f"  axiom {k}: {AXIOM_TEXT[k]}", markup=False)
+        out.print(f"  axiom {k}: {AXIOM_TEXT[k]}")
     if not result.notes and not result.axioms:
-        out.print("  nothing: it is true (or false) whatever the grid", markup=False)
+        out.print("  nothing: it is true (or false) whatever the grid")
 
 
 def _print_solution(title: str, sol: dict) -> None:
@@ -222,13 +226,13 @@ def _print_solution(title: str, sol: dict) -> None:
     for k in sol["grid"][0]:
         t.add_column(k)
     for row in sol["grid"]:
-        t.add_row(*(_esc(v) for v in row.values()))
+        t.add_row(*(str(v) for v in row.values()))
     out.print(t)
     extra = [f"{a}: " + ", ".join(f"{i} {v}" for i, v in vals.items())
              for a, vals in sol["attributes"].items()]
     extra += [f"{u} = {v}" for u, v in sol["unknowns"].items()]
     for line in extra:
-        out.print("  " + line, markup=False)
+        out.print("  " + line)
 
 
 @case.command()
@@ -265,34 +269,34 @@ def check(case_arg: str, no_profile: bool, as_json: bool) -> None:
         return
     ok, bad = "[green]yes[/]", "[red]no[/]"
     count = f"{'at least ' if not report.exact else ''}{report.solutions:,}"
-    out.print(f"[bold]{_esc(c.title)}[/]")
+    out.print(styled(f"[bold]{esc(c.title)}[/]"))
     plural = "s" if report.solutions != 1 or not report.exact else ""
-    out.print(f"  unique solution: {ok if report.unique else bad} ({count} solution{plural})")
+    out.print(styled(f"  unique solution: {ok if report.unique else bad} ({count} "
+                     f"solution{plural})"))
     for d in report.differences:
-        out.print(f"    {d['cell']}: {d['values'][0]} or {d['values'][1]}", markup=False)
+        out.print(f"    {d['cell']}: {d['values'][0]} or {d['values'][1]}")
     if report.solution_matches is None:
-        out.print("  [solution]: none given", markup=False)
+        out.print("  [solution]: none given")
     else:
-        out.print(f"  matches \\[solution]: {ok if report.solution_matches else bad}")
+        out.print(styled(f"  matches \\[solution]: {ok if report.solution_matches else bad}"))
         for m in report.solution_mismatches:
             out.print(f"    {m['cell']}: expected {m['expected']}, possible "
-                      f"{', '.join(map(str, m['possible'])) or 'nothing'}", markup=False)
+                      f"{', '.join(map(str, m['possible'])) or 'nothing'}")
     if report.redundant_notes:
         out.print(f"  redundant notes (each implied by the others): "
-                  f"{', '.join(map(str, report.redundant_notes))}", markup=False)
+                  f"{', '.join(map(str, report.redundant_notes))}")
         for i in report.redundant_notes:
-            out.print("    " + c.notes[i].describe(), markup=False)
+            out.print("    " + c.notes[i].describe())
     else:
-        out.print("  redundant notes: none", markup=False)
+        out.print("  redundant notes: none")
     if report.minimal_sources is None:
-        out.print(f"  minimal sources: none ({report.minimal_sources_reason})", markup=False)
+        out.print(f"  minimal sources: none ({report.minimal_sources_reason})")
     else:
-        out.print(f"  fewest sources to answer every question: {len(report.minimal_sources)}",
-                  markup=False)
+        out.print(f"  fewest sources to answer every question: {len(report.minimal_sources)}")
         for src in report.minimal_sources:
-            out.print(f"    {src}", markup=False)
+            out.print(f"    {src}")
     if report.difficulty is not None:
-        out.print("  difficulty: " + _profile_text(report.difficulty), markup=False)
+        out.print("  difficulty: " + _profile_text(report.difficulty))
 
 
 def _profile_text(p: dict) -> str:
@@ -399,20 +403,20 @@ def _print_explanation(c, e) -> None:
 
     which = "all notes" if e.notes is None else \
         f"notes {', '.join(map(str, e.notes))}" if e.notes else "no notes"
-    out.print(f"[bold]{_esc(c.title)}[/]: {len(e.steps)} steps from {which}")
-    out.print("[dim]After each step that changes it, the grid: a solved cell ([/][bold yellow]"
+    out.print(styled(f"[bold]{esc(c.title)}[/]: {len(e.steps)} steps from {esc(which)}"))
+    out.print(styled("[dim]After each step that changes it, the grid: a solved cell ([/][bold yellow]"
               "yellow[/][dim]: solved by this step), ?n: n values left (?n*: fewer than "
-              "before).[/]")
+              "before).[/]"))
     for k, step in enumerate(e.steps, start=1):
-        out.print(f"\n[bold]Step {k}[/] [dim](cost {step.cost})[/]")
+        out.print(styled(f"\n[bold]Step {k}[/] [dim](cost {step.cost})[/]"))
         for i in step.notes:
-            out.print("  " + c.notes[i].describe(), markup=False)
+            out.print("  " + c.notes[i].describe())
         for a in step.axioms:
-            out.print(f"  axiom {a}: {AXIOM_TEXT[a]}", markup=False)
+            out.print(f"  axiom {a}: {AXIOM_TEXT[a]}")
         if step.facts:
             cited = ", ".join(str(j + 1) for j in step.facts)
-            out.print(f"  with step{'s' if len(step.facts) > 1 else ''} {cited}", markup=False)
-        out.print("  [bold]=>[/] " + _esc(", ".join(step.texts)))
+            out.print(f"  with step{'s' if len(step.facts) > 1 else ''} {cited}")
+        out.print(styled("  [bold]=>[/] " + esc(", ".join(step.texts))))
         before, after = e.candidates(k - 1), e.candidates(k)
         if before != after:
             _print_state(c, e, after, before)
@@ -423,7 +427,7 @@ def _state_cell(values: list, old: list) -> str:
     """A solved value (yellow when solved by this step), else how many values remain."""
     if len(values) == 1:
         style = "bold green" if len(old) == 1 else "bold yellow"
-        return f"[{style}]{_esc(values[0])}[/]"
+        return f"[{style}]{esc(values[0])}[/]"
     changed = "" if values == old else "*"
     return f"[dim]?{len(values)}{changed}[/]"
 
@@ -440,46 +444,46 @@ def _print_state(c, e, now: list, old: list) -> None:
     for name in s.cat_names:
         t.add_column(name, style=None)
     for r, item in enumerate(s.key.items):
-        row = [f"[bold]{_esc(item)}[/]"]
+        row = [styled(f"[bold]{esc(item)}[/]")]
         for cat in s.cat_names[1:]:
             k = by_key[(r, cat)]
-            row.append(_state_cell(now[k], old[k]))
+            row.append(styled(_state_cell(now[k], old[k])))
         t.add_row(*row)
     out.print(Padding(t, (0, 0, 0, 2)))
     others = [k for k, cell in enumerate(e.cells) if cell.kind != "grid"]
     shown = [k for k in others if len(now[k]) == 1 or now[k] != old[k]]
-    extra = [f"{_esc(e.cells[k].name)} {_state_cell(now[k], old[k])}" for k in shown]
+    extra = [f"{esc(e.cells[k].name)} {_state_cell(now[k], old[k])}" for k in shown]
     if len(shown) < len(others):
         extra.append(f"[dim]({len(others) - len(shown)} more open)[/]")
     if others:
-        out.print("  " + "  ".join(extra))
+        out.print(styled("  " + "  ".join(extra)))
 
 
 def _print_explain_summary(e) -> None:
     p = e.profile()
     out.print("")
     if e.complete:
-        out.print(f"[bold]The whole solution follows[/] in {_profile_text(p)}.", markup=True)
+        out.print(styled(f"[bold]The whole solution follows[/] in {esc(_profile_text(p))}."))
     else:
-        out.print(f"[bold]Nothing more follows[/] after {_profile_text(p)}. Still open:")
+        out.print(styled(f"[bold]Nothing more follows[/] after {esc(_profile_text(p))}. Still "
+                         "open:"))
         untouched = []
         for k, vals in e.open_cells:
             if len(vals) < len(e.cells[k].values):
-                out.print(f"  {e.cells[k].name}: {' / '.join(map(str, vals))}", markup=False)
+                out.print(f"  {e.cells[k].name}: {' / '.join(map(str, vals))}")
             else:
                 untouched.append(e.cells[k].name)
         if untouched:
-            out.print(f"  nothing known yet about {len(untouched)} more: {', '.join(untouched)}",
-                      markup=False)
+            out.print(f"  nothing known yet about {len(untouched)} more: {', '.join(untouched)}")
     first = "none" if e.seconds_first is None else f"{e.seconds_first:.2f} s"
-    out.print(f"[dim]first step after {first}, all in {e.seconds_total:.2f} s[/]")
+    out.print(styled(f"[dim]first step after {first}, all in {e.seconds_total:.2f} s[/]"))
 
 
 @case.command()
 @_CASE
 @click.option("--bots", "n_bots", type=click.IntRange(1, 7), default=3, show_default=True,
               help="Number of bots (the game takes 2 to 7 players; 1 plays solo).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed: the first Start Player and the bots' tie-breaks.")
 @click.option("--mode", type=click.Choice(["competitive", "cooperative"]), default="competitive",
               show_default=True)
@@ -611,7 +615,7 @@ def _print_selfplay(r: dict) -> None:
     from rich import box
     from rich.table import Table
 
-    title = (f"{_esc(r['case'])}: {r['games']} {r['mode']} games, {r['players']} bots, "
+    title = (f"{r['case']}: {r['games']} {r['mode']} games, {r['players']} bots, "
              f"seed {r['seed']}")
     if "team" in r:
         tm = r["team"]
@@ -645,7 +649,7 @@ def _print_selfplay(r: dict) -> None:
              else f"{r['workers']} worker{'s' * (r['workers'] != 1)}")
     extra = f"; no winner: {r['no_winner']}" if "no_winner" in r else ""
     out.print(f"Mean rounds {r['mean_rounds']:.2f}; ends: {ends}{extra}. "
-              f"{r['elapsed_s']:.1f} s on {where}.", markup=False)
+              f"{r['elapsed_s']:.1f} s on {where}.")
 
 
 def _strategies(text: str) -> list[str]:
@@ -670,15 +674,16 @@ def _move_text(m: dict) -> str:
 def _print_play(c, r: dict) -> None:
     from rich.table import Table
 
-    out.print(f"[bold]{_esc(c.title)}[/]: {r['mode']} play, {len(r['bots'])} bots "
-              f"({', '.join(r['strategies'])}), seed {r['seed']}")
+    out.print(styled(f"[bold]{esc(c.title)}[/]: {r['mode']} play, {len(r['bots'])} bots "
+                     f"({', '.join(r['strategies'])}), seed {r['seed']}"))
     for e in r["log"]:
-        out.print(f"[bold]Round {e['round']}[/] [dim](start: bot {e['start_player']})[/]")
+        out.print(styled(f"[bold]Round {e['round']}[/] [dim](start: bot {e['start_player']})[/]"))
         for m in e["moves"]:
-            out.print("  " + _move_text(m), markup=False)
+            out.print("  " + _move_text(m))
         for a in e["answers"]:
             verdict = "[bold green]solved it[/]" if a["won"] else "[red]eliminated[/]"
-            out.print(f"  221B: bot {a['seat']} answers {a['correct']}/{a['of']} right: {verdict}")
+            out.print(styled(f"  221B: bot {a['seat']} answers {a['correct']}/{a['of']} right: "
+                             f"{verdict}"))
     t = Table(title="Bots")
     for col in ("bot", "strategy", "status", "tokens", "spent", "locations", "answered"):
         t.add_column(col)
@@ -688,11 +693,11 @@ def _print_play(c, r: dict) -> None:
                   else f"round {b['answered_round']}, {b['correct']} right")
     out.print(t)
     winners = ", ".join(f"bot {k}" for k in r["winners"]) or "nobody"
-    out.print(f"Solved by {winners} in {r['rounds']} rounds ({r['end']}).", markup=False)
+    out.print(f"Solved by {winners} in {r['rounds']} rounds ({r['end']}).")
     if "cooperative" in r:
         _print_coop(r["cooperative"])
     for q, a in r["truth"].items():
-        out.print(f"  {q} {a}", markup=False)
+        out.print(f"  {q} {a}")
 
 
 def _print_coop(co: dict) -> None:
@@ -701,4 +706,4 @@ def _print_coop(co: dict) -> None:
     score = "-" if co["score"] is None else co["score"]
     out.print(f"Team: started with {co['tokens_start']} tokens, spent {co['tokens_spent']}; a "
               f"perfect game needs {needed} (best score {best}). Score {score}: "
-              f"{co['outcome']}", markup=False)
+              f"{co['outcome']}")

@@ -10,21 +10,79 @@ from typing import NoReturn
 import click
 
 from deduce.core.errors import DeduceError
+from deduce.core.limits import MAX_DIGITS, MAX_GAMES, MAX_LINE, MAX_WORKERS
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in list(range(0x20)) + list(range(0x7f, 0xa0))
+            if chr(c) not in "\n\t"}
+_CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
+
+
+def literal(text) -> str:
+    """``text`` with control characters (and bidirectional overrides) shown as escapes
+    (``\\x1b``), so nothing a user typed can move the cursor, recolour or hide output; new
+    lines and tabs stay.
+
+    >>> literal("Ann\\x1b[2J\\nBen")
+    'Ann\\\\x1b[2J\\nBen'
+    """
+    return str(text).translate(_CONTROL)
+
+
+def one_line(text: str) -> str:
+    """A message of several lines as one line, for a pipe (its first line, then the rest
+    joined by ``; ``).
+
+    >>> one_line("x contradicts the record:\\n  event 0: a\\n  event 3: b")
+    'x contradicts the record: event 0: a; event 3: b'
+    """
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    return " ".join(lines[:1] + ["; ".join(lines[1:])] if len(lines) > 1 else lines)
+
+
+def esc(text) -> str:
+    """User text to put inside our own markup (``styled``): markup escaped, controls shown."""
+    from rich.markup import escape
+
+    return escape(literal(text))
+
+
+def styled(markup: str):
+    """Our own rich markup as a ``Text`` (the consoles interpret no markup in plain strings;
+    user text inside ``markup`` goes through ``esc``)."""
+    from rich.text import Text
+
+    return Text.from_markup(markup)
+
+
+def _console(**options):
+    """A rich Console that shows every plain string literally: no markup, no emoji codes,
+    control characters as escapes (``literal``)."""
+    from rich.console import Console
+
+    class LiteralConsole(Console):
+        def render_str(self, text, **kwargs):
+            return super().render_str(literal(text), **kwargs)
+
+    return LiteralConsole(highlight=False, markup=False, emoji=False, **options)
 
 
 class _LazyConsole:
-    """A rich Console made on first use, so --json paths never import rich."""
+    """A literal rich Console made on first use, so --json paths never import rich."""
 
     def __init__(self, **options):
         self._options = options
         self._console = None
 
-    def __getattr__(self, name):
+    @property
+    def real(self):
+        """The rich Console itself (for rich objects that take a ``console=``)."""
         if self._console is None:
-            from rich.console import Console
+            self._console = _console(**self._options)
+        return self._console
 
-            self._console = Console(highlight=False, **self._options)
-        return getattr(self._console, name)
+    def __getattr__(self, name):
+        return getattr(self.real, name)
 
 
 #: human output on stdout; errors and progress go to ``err`` (stderr)
@@ -32,17 +90,62 @@ out = _LazyConsole()
 err = _LazyConsole(stderr=True)
 
 
+class WholeNumber(click.ParamType):
+    """A whole number from ``lo`` to ``hi`` written in decimal digits (any script's, so
+    Arabic-Indic digits are read; never superscripts), at most ``MAX_DIGITS`` of them; the
+    message of a bad value names both bounds."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip()
+            sign = -1 if text.startswith("-") else 1
+            digits = text[1:] if sign < 0 else text
+            if not digits.isdecimal() or len(digits) > MAX_DIGITS:
+                self.fail(f"expected a whole number from {self.lo:,} to {self.hi:,}, got "
+                          f"{literal(text[:40])!r}", param, ctx)
+            number = sign * int(digits)
+        if not self.lo <= number <= self.hi:
+            self.fail(f"{number:,} is out of range: from {self.lo:,} to {self.hi:,}", param, ctx)
+        return number
+
+
+GAMES = WholeNumber(1, MAX_GAMES)
+WORKERS = WholeNumber(1, MAX_WORKERS)
+SEED = WholeNumber(0, 2**63 - 1)
+
+
+def check_scheduler(ctx, param, value):
+    """``--scheduler``: ``[tcp|tls|ws|wss]://HOST:PORT`` or ``HOST:PORT`` (port 1-65535)."""
+    if value is None:
+        return None
+    from deduce.core.selfplay import check_scheduler_address
+
+    try:
+        return check_scheduler_address(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+
+
 def match_options(func):
     """The options of every many-games command: --games, --seed, --workers, --scheduler."""
     options = [
-        click.option("--games", type=int, default=100, show_default=True, help="Games to play."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--games", type=GAMES, default=100, show_default=True,
+                     help=f"Games to play (1 to {MAX_GAMES:,})."),
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Master seed: the same seed gives the same games whatever the workers."),
-        click.option("--workers", type=int, default=1, show_default=True,
-                     help="Local worker processes (1: play in this process)."),
-        click.option("--scheduler", metavar="ADDRESS", default=None,
-                     help="Play on a Dask cluster (needs the optional extra: "
-                          "pip install 'deduce[dask]')."),
+        click.option("--workers", type=WORKERS, default=1, show_default=True,
+                     help=f"Local worker processes (1: play in this process; at most "
+                          f"{MAX_WORKERS})."),
+        click.option("--scheduler", metavar="ADDRESS", default=None, callback=check_scheduler,
+                     help="Play on a Dask cluster at ADDRESS (tcp://HOST:PORT; needs the "
+                          "optional extra: pip install 'deduce[dask]')."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -56,17 +159,39 @@ def progress_bar(total: int, label: str):
 
     if not err.is_terminal:
         return contextlib.nullcontext(lambda k: None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     @contextlib.contextmanager
     def bar():
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=err.real,
                       transient=True) as p:
             task = p.add_task(label, total=total)
             yield lambda k: p.advance(task, k)
 
     return bar()
+
+
+def read_line(stream=None) -> str | None:
+    """The next line of ``stream`` (stdin), ``None`` at its end. A line longer than
+    ``MAX_LINE`` characters is read to its end in bounded pieces and comes back cut to
+    ``MAX_LINE + 1`` characters, so the session refuses it without holding it whole."""
+    stream = stream or sys.stdin
+    line = stream.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE and not line.endswith("\n"):
+        while True:
+            rest = stream.readline(64 * 1024)
+            if not rest or rest.endswith("\n"):
+                break
+    return line
 
 
 def print_json(data) -> None:
@@ -76,10 +201,25 @@ def print_json(data) -> None:
 
 def fail(exc: DeduceError, as_json: bool) -> NoReturn:
     """Report ``exc`` (stderr; with --json also its JSON on stdout) and exit with its code."""
-    click.echo(f"error: {exc}", err=True)
+    click.echo(f"error: {literal(exc)}", err=True)
     if as_json:
         print_json(exc.to_json())
     sys.exit(int(exc.exit_code))
+
+
+def writes_record(func):
+    """Decorate a one-shot command that rewrites its ``record_file``: it holds the record's
+    lock from its read to its write (waiting ``ONE_SHOT_WAIT`` s for a live session, then
+    refused with exit 2). Goes below ``reports_errors``."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from deduce.core.records import locked
+
+        with locked(kwargs["record_file"]):
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 def reports_errors(func):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import out, reports_errors
+from deduce.cli.common import esc, out, reports_errors, styled
 
 
 @click.command()
@@ -35,8 +35,9 @@ def demo(record_file: str | None, compact: bool) -> None:
     path = record_file or puzzle_path("sherlock13", "demo-4p.json")
     full = load_record(path)
     me = full.names[full.me]
-    out.print(f"[bold]Sherlock 13, {full.n} players, {full.variant} variant[/], seen by {me} "
-              f"(hand: {', '.join(SUSPECTS[c] for c in full.hand)}). Source: {path}")
+    out.print(styled(f"[bold]Sherlock 13, {full.n} players, {full.variant} variant[/], seen by "
+                     f"{esc(me)} (hand: {', '.join(SUSPECTS[c] for c in full.hand)}). Source: "
+                     f"{esc(path)}"))
     rec = new_record(full.variant, full.names, me, [SUSPECTS[c] for c in full.hand], source=str(path))
     for step in range(len(full.events) + 1):
         if step:
@@ -46,6 +47,6 @@ def demo(record_file: str | None, compact: bool) -> None:
             title = "before the first turn"
         out.print(Rule(title))
         if rec.turns.over:
-            out.print(f"[bold]Game over: {rec.names[rec.turns.winner]} wins.[/]")
+            out.print(styled(f"[bold]Game over: {esc(rec.names[rec.turns.winner])} wins.[/]"))
         analysis = analyze(rec)
         out.print(compact_view(analysis) if compact else full_view(analysis))

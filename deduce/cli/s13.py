@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import out, print_json, reports_errors
+from deduce.cli.common import esc, literal, out, print_json, reports_errors, styled
 
 
 @click.group()
@@ -110,8 +110,6 @@ def table(record_file: str, variant, players, me, hand) -> None:
     import sys
     from pathlib import Path
 
-    from deduce.cli.common import err
-    from deduce.cli.s13_view import advice_table, compact_view, full_view
     from deduce.models.sherlock13.table import TableSession
 
     interactive = sys.stdin.isatty()
@@ -123,21 +121,34 @@ def table(record_file: str, variant, players, me, hand) -> None:
         hand = hand or click.prompt("Your hand, first card first (comma separated)")
     session = TableSession.open(record_file, variant=variant, players=_split_names(players),
                                 me=me, hand=_split_names(hand))
+    with session:
+        code = _table_loop(session, record_file, interactive)
+    sys.exit(code)
+
+
+def _table_loop(session, record_file: str, interactive: bool) -> int:
+    """Read and answer lines until quit or the end of the input; the exit code of a piped
+    session (that of its first refusal, 0 if none)."""
+    from deduce.cli.common import err, one_line, read_line
+    from deduce.cli.s13_view import advice_table, compact_view, full_view
+
     first_code = 0
     if interactive:
-        out.print(f"[bold]{record_file}[/]: {len(session.record.events)} events. Type help for commands.")
+        out.print(styled(f"[bold]{esc(record_file)}[/]: {len(session.record.events)} events. "
+                         "Type help for commands."))
         out.print(compact_view(session.analysis()))
     while True:
         if interactive:
             turns = session.record.turns
             who = "game over" if turns.over else f"{session.record.names[turns.current]} to play"
             try:
-                line = click.prompt(f"[{who}]", prompt_suffix=" > ", default="", show_default=False)
+                line = click.prompt(f"[{literal(who)}]", prompt_suffix=" > ", default="",
+                                    show_default=False)
             except (EOFError, click.Abort):
                 break
         else:
-            line = sys.stdin.readline()
-            if not line:
+            line = read_line()
+            if line is None:
                 break
         reply = session.handle(line)
         if reply.kind == "quit":
@@ -145,8 +156,10 @@ def table(record_file: str, variant, players, me, hand) -> None:
                 out.print(reply.message)
             break
         if reply.kind == "refused":
-            err.print(f"refused: {reply.message}", markup=False)
-            if not interactive:
+            if interactive:
+                err.print(f"refused: {reply.message}")
+            else:
+                click.echo(f"refused: {literal(one_line(reply.message))}", err=True)
                 first_code = first_code or reply.code
             continue
         if reply.view == "show":
@@ -154,10 +167,10 @@ def table(record_file: str, variant, players, me, hand) -> None:
         elif reply.view == "best":
             out.print(advice_table(reply.analysis))
         elif reply.kind == "accepted" and not interactive:
-            click.echo(f"ok: {reply.message}")
+            click.echo(f"ok: {literal(reply.message)}")
         elif reply.kind == "accepted":
-            out.print(f"[green]ok[/] {reply.message}", markup=True)
+            out.print(styled(f"[green]ok[/] {esc(reply.message)}"))
             out.print(compact_view(reply.analysis))
         elif reply.message:
-            out.print(reply.message, markup=False)
-    sys.exit(first_code)
+            out.print(reply.message)
+    return first_code

@@ -8,7 +8,7 @@ import click
 
 from deduce.cli.common import match_options, out, print_json, progress_bar, reports_errors
 @click.command()
-@click.option("--players", type=int, default=4, show_default=True, help="2, 3 or 4 players.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="2, 3 or 4 players.")
 @click.option("--variant", default="standard", show_default=True, help="standard or expert.")
 @click.option("--bots", "bot_list", default=None,
               help="One bot per seat, comma separated: random, tracker, infogain "

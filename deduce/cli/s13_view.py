@@ -6,6 +6,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from deduce.cli.common import literal
 from deduce.models.sherlock13.advice import Analysis
 from deduce.models.sherlock13.cards import SUSPECT_ICONS, SUSPECTS
 
@@ -90,6 +91,6 @@ def compact_view(a: Analysis, top: int = 5) -> Text:
     more = f" (+{len(order) - top} more)" if len(order) > top else ""
     text = Text(f"{a.total:,} worlds; criminal: {head}{more}")
     if a.suggestions:
-        text.append(f"\nbest question: {a.suggestions[0].text(a.record.names)} "
-                    f"({a.suggestions[0].expected_bits:.2f} bits)", style="cyan")
+        text.append(literal(f"\nbest question: {a.suggestions[0].text(a.record.names)} "
+                            f"({a.suggestions[0].expected_bits:.2f} bits)"), style="cyan")
     return text

@@ -5,7 +5,23 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import err, out, print_json, progress_bar, reports_errors
+from deduce.cli.common import (
+    GAMES,
+    MAX_GAMES,
+    MAX_WORKERS,
+    SEED,
+    WORKERS,
+    check_scheduler,
+    err,
+    esc,
+    literal,
+    out,
+    print_json,
+    progress_bar,
+    reports_errors,
+    styled,
+    writes_record,
+)
 
 _DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False),
                      help="Campaign folder of *.toml files (default: the record's, else the "
@@ -56,7 +72,7 @@ def _load(record_file: str, data_dir: str | None):
 
 def _warn(data) -> None:
     for w in data.warnings:
-        err.print(f"warning: {w}", markup=False)
+        err.print(f"warning: {w}")
 
 
 @story.command(name="list")
@@ -91,7 +107,7 @@ def list_(data_dir: str | None, as_json: bool) -> None:
 @story.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--adventure", help="Adventure id or name (default: the 1d6 of A000).")
-@click.option("--seed", type=int, help="Seed for the dice rolled at the start (equipment, "
+@click.option("--seed", type=SEED, help="Seed for the dice rolled at the start (equipment, "
                                        "Adventure, start rules).")
 @click.option("--traits", default="Aware,Charisma,Tracking", show_default=True,
               help="Holmes's 3 starting Traits (R003), comma separated.")
@@ -100,6 +116,7 @@ def list_(data_dir: str | None, as_json: bool) -> None:
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def new(record_file: str, adventure, seed, traits, equipment, force, data_dir, as_json) -> None:
     """Write a fresh case record at turn 1 to FILE (atomically).
 
@@ -125,8 +142,8 @@ def new(record_file: str, adventure, seed, traits, equipment, force, data_dir, a
         print_json(rec)
     else:
         adv = data.adventures[rec["adventure"]]
-        out.print(f"[bold]{record_file}[/]: {adv.id} {adv.name}, turn 1, equipment "
-                  f"{', '.join(rec['equipment'])}, seed {seed}")
+        out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(adv.id)} {esc(adv.name)}, turn 1, "
+                         f"equipment {esc(', '.join(rec['equipment']))}, seed {seed}"))
 
 
 @story.command()
@@ -166,10 +183,11 @@ def _state_view(r: dict):
              "trapped: this turn is spent escaping" if r["trapped"] else "",
              "Investigate allowed by an event" if r["investigate_allowed_by_event"] else "",
              f"Seek channels closed: {', '.join(r['seek_closed'])}" if r["seek_closed"] else ""]
-    head = (f"[bold]{r['adventure']['id']} {r['adventure']['name']}[/]  turn {r['turn']}/12 "
-            f"({r['phase']})  SM {r['sm']}{motive}{'  can arrest' if r['can_arrest'] else ''}"
-            f"  Luck {r['luck']}" + (f"  [red]case over: {r['outcome']}[/]" if r["outcome"] else ""))
-    yield head
+    head = (f"[bold]{esc(r['adventure']['id'])} {esc(r['adventure']['name'])}[/]  "
+            f"turn {r['turn']}/12 ({r['phase']})  SM {r['sm']}{motive}"
+            f"{'  can arrest' if r['can_arrest'] else ''}  Luck {r['luck']}"
+            + (f"  [red]case over: {r['outcome']}[/]" if r["outcome"] else ""))
+    yield styled(head)
     if any(flags):
         yield "  " + "; ".join(f for f in flags if f)
     party = Table(title="Party")
@@ -325,17 +343,17 @@ def print_advice(case, phase: str, advice) -> None:
     t.add_column("Action")
     t.add_column("P(arrest)", justify="right")
     for i, (a, p) in enumerate(advice.actions):
-        t.add_row(f"[bold]{a}[/]" if i == 0 else a, _pct(p))
+        t.add_row(styled(f"[bold]{esc(a)}[/]") if i == 0 else a, _pct(p))
     out.print(t)
 
 
 def reroll_text(rr) -> str:
-    """The re-roll advice in a line (rich markup)."""
+    """The re-roll advice in a line."""
     verdict = ("spend 1 Luck and roll again" if rr.spend else
                "keep it" if rr.p_reroll is not None else "keep it (no Luck left)")
     again = _pct(rr.p_reroll).strip() if rr.p_reroll is not None else "-"
     return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: P(arrest) keeping "
-            f"{_pct(rr.p_keep).strip()}, re-rolling {again}: [bold]{verdict}[/]")
+            f"{_pct(rr.p_keep).strip()}, re-rolling {again}: {verdict}")
 
 
 @story.command()
@@ -350,6 +368,7 @@ def reroll_text(rr) -> str:
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def turn(record_file: str, action: str | None, answers: tuple, action_only: bool, data_dir,
          as_json: bool) -> None:
     """Play this turn at the table and rewrite FILE (atomically): the rules engine applies
@@ -416,40 +435,41 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
         print_json(doc)
         return
     for line in done.log:
-        out.print(f"  {line}", markup=False)
+        out.print(f"  {line}")
     if c.over:
         out.print(f"The case is over: {c.outcome}. Close it with: deduce story end "
-                  f"{record_file}", markup=False)
+                  f"{record_file}")
     elif done.phase == "encounter":
         out.print(f"Action recorded; next: the Encounter Matrix (deduce story turn "
-                  f"{record_file}). SM {c.sm}, Luck {c.luck}.", markup=False)
+                  f"{record_file}). SM {c.sm}, Luck {c.luck}.")
     else:
         out.print(f"Turn {played_turn} recorded; now turn {rec['turn']}: SM {c.sm}, Luck "
-                  f"{c.luck}.", markup=False)
+                  f"{c.luck}.")
 
 
 def _terminal_prompt():
     """``(prompt, warn)`` for ``live.Answers`` on a terminal: ask on stderr, warn there."""
     def prompt(q):
-        return click.prompt(f"{q.text} [{q.hint}]", err=True)
+        return click.prompt(literal(f"{q.text} [{q.hint}]"), err=True)
 
     def warn(text):
-        err.print(f"  {text}", markup=False)
+        err.print(f"  {text}")
 
     return prompt, warn
 
 
 @story.command()
 @click.option("--policy", type=click.Choice(["optimal", "greedy", "random"]), required=True)
-@click.option("--cases", type=click.IntRange(1, 10_000_000), default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--cases", type=GAMES, default=1000, show_default=True,
+              help=f"Cases to play (1 to {MAX_GAMES:,}).")
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--from", "from_file", type=click.Path(dir_okay=False),
               help="Start every case from this record (default: fresh first cases).")
 @click.option("--adventure", help="Fresh cases: this Adventure (default: A000's 1d6 per case).")
-@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Processes (with --from, the optimal policy's DP is solved once, before "
-                   "they start).")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help=f"Processes, at most {MAX_WORKERS} (with --from, the optimal policy's DP is "
+                   "solved once, before they start).")
+@click.option("--scheduler", metavar="ADDRESS", default=None, callback=check_scheduler,
               help="A Dask scheduler (tcp://host:8786) to play the cases on (extra 'dask'; "
                    "the optimal policy solves its DP once per Dask worker process).")
 @_DATA
@@ -547,11 +567,12 @@ _LOSS_TEXT = {"holmes_killed": "Holmes is killed",
 @click.option("--time-up", is_flag=True,
               help="Turn 12 has been played without an arrest: close the case as lost "
                    "(outcome time_up, R007). Only for a record at turn 12 with no outcome.")
-@click.option("--seed", type=int, help="Seed for the loss table's 1d6 (default: a fresh one, "
+@click.option("--seed", type=SEED, help="Seed for the loss table's 1d6 (default: a fresh one, "
                                        "echoed).")
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
     """Close the finished case in FILE (its outcome set) and rewrite FILE (atomically) as
     the record between cases: won, the case's SM is added to Luck and stays to be spent
@@ -608,8 +629,8 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
         print_json(summary)
         return
     adv = cf.ctx.adventure
-    out.print(f"[bold]{record_file}[/]: {adv.id} {adv.name} closed: {case.outcome} "
-              f"({'won' if case.won else 'lost'})")
+    out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(adv.id)} {esc(adv.name)} closed: "
+                     f"{case.outcome} ({'won' if case.won else 'lost'})"))
     if case.won:
         out.print(f"  Luck {case.luck} + SM {case.sm} = {rec['luck']} for the next case (R010); "
                   f"{rec['sm']} SM to spend")
@@ -620,7 +641,7 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
         out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: {_LOSS_TEXT[roll[1]]} "
                   f"(seed {seed})")
     if summary["game_over"]:
-        out.print("  [red bold]the game is over[/]: Holmes is dead")
+        out.print(styled("  [red bold]the game is over[/]: Holmes is dead"))
     else:
         out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then "
                   f"'deduce story next {record_file} --adventure ID'")
@@ -662,7 +683,8 @@ def _spent(record_file: str, before: dict, after: dict, bought: str, what: str,
     if as_json:
         print_json(doc)
     else:
-        out.print(f"[bold]{record_file}[/]: {what} for {doc['cost']} SM; {doc['sm_left']} SM left")
+        out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(what)} for {doc['cost']} SM; "
+                         f"{doc['sm_left']} SM left"))
 
 
 _WHO = click.option("--who", type=click.Choice(["holmes", "watson"], case_sensitive=False),
@@ -676,6 +698,7 @@ _WHO = click.option("--who", type=click.Choice(["holmes", "watson"], case_sensit
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def spend_quality(record_file: str, who: str, quality: str, data_dir, as_json: bool) -> None:
     """+1 to a Quality of Holmes or Watson for half its value in SM, rounded up.
 
@@ -710,6 +733,7 @@ def spend_quality(record_file: str, who: str, quality: str, data_dir, as_json: b
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def spend_trait(record_file: str, who: str, trait: str, data_dir, as_json: bool) -> None:
     """Gain a Trait (3 SM) or raise it one level (1->2: 4 SM, 2->3: 6 SM).
 
@@ -738,10 +762,11 @@ def spend_trait(record_file: str, who: str, trait: str, data_dir, as_json: bool)
 
 @spend.command(name="equipment")
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, help="Seed for the 1d6 (default: a fresh one, echoed).")
+@click.option("--seed", type=SEED, help="Seed for the 1d6 (default: a fresh one, echoed).")
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def spend_equipment(record_file: str, seed, data_dir, as_json: bool) -> None:
     """5 SM: roll 1d6 on the campaign's equipment line; Holmes gains its Traits.
 
@@ -792,6 +817,7 @@ def _parse_split(text: str) -> tuple[int, int, int]:
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def spend_friend(record_file: str, ally: str, split_text: str, replace, data_dir,
                  as_json: bool) -> None:
     """6 SM: a surviving Ally of the case becomes a Friend, who joins every later case:
@@ -841,7 +867,7 @@ def spend_friend(record_file: str, ally: str, split_text: str, replace, data_dir
 @story.command(name="next")
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--adventure", required=True, help="The next case's Adventure (id or name).")
-@click.option("--seed", type=int, help="Seed for the dice of the Adventure's start rules "
+@click.option("--seed", type=SEED, help="Seed for the dice of the Adventure's start rules "
                                        "(default: a fresh one, echoed and kept in the record).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False),
               help="Write the new case here and leave FILE as it is (default: rewrite FILE).")
@@ -849,6 +875,7 @@ def spend_friend(record_file: str, ally: str, split_text: str, replace, data_dir
 @_DATA
 @_JSON
 @reports_errors
+@writes_record
 def next_(record_file: str, adventure: str, seed, out_file, force, data_dir,
           as_json: bool) -> None:
     """Start the next case from the record between cases in FILE: turn 1, at most 1 SM
@@ -894,5 +921,5 @@ def next_(record_file: str, adventure: str, seed, out_file, force, data_dir,
         return
     lost = f" ({doc['sm_forfeited']} unspent SM lost, R001)" if doc["sm_forfeited"] else ""
     party = ", ".join((["Watson"] if doc["watson_alive"] else []) + doc["friends"]) or "alone"
-    out.print(f"[bold]{target}[/]: {adv.id} {adv.name}, turn 1, SM {rec['sm']}{lost}, Luck "
-              f"{rec['luck']}, with {party}, seed {seed}")
+    out.print(styled(f"[bold]{esc(target)}[/]: {esc(adv.id)} {esc(adv.name)}, turn 1, SM "
+                     f"{rec['sm']}{lost}, Luck {rec['luck']}, with {esc(party)}, seed {seed}"))

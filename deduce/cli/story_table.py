@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import err, out, reports_errors
+from deduce.cli.common import err, literal, out, reports_errors
 from deduce.cli.story import _DATA, _load, _warn, print_advice, reroll_text, solving
 
 
@@ -39,6 +39,14 @@ def table(record_file: str, data_dir) -> None:
       deduce story table case.json
       printf 'explore\\n7\\nkeep\\n2\\n9\\n3\\nquit\\n' | deduce story table case.json
     """
+    from deduce.core.records import RecordLock
+
+    with RecordLock(record_file):  # before the long solve: a second session is refused at once
+        _play(record_file, data_dir)
+
+
+def _play(record_file: str, data_dir) -> None:
+    """The session itself (the caller holds the record's lock)."""
     from deduce.models.detective_story.advice import advise, reroll_advice
 
     cf = _load(record_file, data_dir)
@@ -68,17 +76,16 @@ def table(record_file: str, data_dir) -> None:
                     session.encounter()
             except _Undo as undo:
                 if undo.mid_phase:
-                    err.print("  undone: this phase starts again", markup=False)
+                    err.print("  undone: this phase starts again")
                 else:
                     session.undo()
     except click.exceptions.Abort:
         err.print("")
     if session.case.over:
         out.print(f"The case is over: {session.case.outcome}. Close it with: deduce story "
-                  f"end {record_file}", markup=False)
+                  f"end {record_file}")
     else:
-        out.print(f"Stopped: {record_file} is at turn {session.case.turn} ({session.phase}).",
-                  markup=False)
+        out.print(f"Stopped: {record_file} is at turn {session.case.turn} ({session.phase}).")
 
 
 class _Undo(Exception):
@@ -106,7 +113,7 @@ class _Session:
         from deduce.models.detective_story.live import Answers, Told
 
         def prompt(q):
-            text = click.prompt(f"{q.text} [{q.hint}]", err=True, default=q.default or None,
+            text = click.prompt(literal(f"{q.text} [{q.hint}]"), err=True, default=q.default or None,
                                 show_default=False)
             if text.strip().lower() == "undo":
                 raise _Undo(mid_phase=bool(answers.used))
@@ -144,7 +151,7 @@ class _Session:
                 E.check_action(self.cf.ctx, self.case, action)
                 return action
             except InputError as exc:
-                err.print(f"  {exc}", markup=False)
+                err.print(f"  {exc}")
 
     def action(self, action: str, reroll_hint) -> None:
         from deduce.models.detective_story.live import play_action
@@ -162,26 +169,38 @@ class _Session:
     def undo(self) -> None:
         """Back to the record as it was before the last phase played in this session."""
         if not self.history:
-            err.print("  nothing to undo in this session", markup=False)
+            err.print("  nothing to undo in this session")
             return
-        case, phase, waited, n = self.history.pop()
+        case, phase, waited, n = self.history[-1]
+        if not self._write(case, phase, waited, self.log[:n]):
+            return
+        self.history.pop()
         del self.log[n:]
-        self._write(case, phase, waited)
-        out.print(f"Undone: back to turn {case.turn} ({phase}), SM {case.sm}, Luck {case.luck}.",
-                  markup=False)
+        self.case, self.phase, self.waited = case, phase, waited
+        out.print(f"Undone: back to turn {case.turn} ({phase}), SM {case.sm}, Luck {case.luck}.")
 
     def _save(self, w, case, phase: str, waited: bool) -> None:
+        """Write the phase just played; if the write fails it is refused (the file and the
+        session stay as they were, and the phase is played again)."""
+        if not self._write(case, phase, waited, self.log + w.log):
+            return
         for line in w.log:
-            out.print(f"  {line}", markup=False)
+            out.print(f"  {line}")
         self.history.append((self.case, self.phase, self.waited, len(self.log)))
         self.log += w.log
-        self._write(case, phase, waited)
+        self.case, self.phase, self.waited = case, phase, waited
         if phase == "action" and not case.over:
-            out.print(f"Saved: turn {case.turn}, SM {case.sm}, Luck {case.luck}.", markup=False)
+            out.print(f"Saved: turn {case.turn}, SM {case.sm}, Luck {case.luck}.")
 
-    def _write(self, case, phase: str, waited: bool) -> None:
+    def _write(self, case, phase: str, waited: bool, log: list[str]) -> bool:
+        """Rewrite the record; False (and the reason said) if the write failed."""
+        from deduce.core.errors import InputError
         from deduce.core.records import write_json_atomic
         from deduce.models.detective_story.state import case_to_record
 
-        write_json_atomic(self.file, case_to_record(self.cf, case, phase, waited, log=self.log))
-        self.case, self.phase, self.waited = case, phase, waited
+        try:
+            write_json_atomic(self.file, case_to_record(self.cf, case, phase, waited, log=log))
+        except InputError as exc:
+            err.print(f"  refused: {exc}; nothing was saved, so this is played again")
+            return False
+        return True

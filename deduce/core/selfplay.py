@@ -141,6 +141,37 @@ def summarise(bots: Sequence[str], results: Iterable[Result],
     ]
 
 
+#: schemes a Dask scheduler address may use, and how long to try to reach it
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+SCHEDULER_TIMEOUT_S = 10
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` if it reads ``[SCHEME://]HOST:PORT`` (scheme tcp, tls, ws or wss; port
+    1-65535; HOST a name, an IPv4 address or a bracketed IPv6 one), else ``ValueError``.
+
+    >>> check_scheduler_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_scheduler_address("tcp://host")
+    Traceback (most recent call last):
+    ValueError: expected [tcp|tls|ws|wss]://HOST:PORT such as tcp://127.0.0.1:8786, got 'tcp://host'
+    """
+    import re
+
+    shape = (r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)"
+             r":(?P<port>[0-9]{1,5})")
+    hint = f"expected [{'|'.join(SCHEDULER_SCHEMES)}]://HOST:PORT such as tcp://127.0.0.1:8786"
+    m = re.fullmatch(shape, address.strip()) if len(address) <= 300 else None
+    if m is None:
+        shown = address if len(address) <= 60 else address[:60] + "..."
+        raise ValueError(f"{hint}, got {shown!r}")
+    if m["scheme"] and m["scheme"] not in SCHEDULER_SCHEMES:
+        raise ValueError(f"{hint}: unknown scheme {m['scheme']!r}")
+    if not 1 <= int(m["port"]) <= 65535:
+        raise ValueError(f"{hint}: port {int(m['port'])} is not from 1 to 65535")
+    return address.strip()
+
+
 def open_executor(workers: int = 1, scheduler: str | None = None):
     """A context manager yielding an executor (None: run in this process).
 
@@ -150,6 +181,7 @@ def open_executor(workers: int = 1, scheduler: str | None = None):
     import contextlib
 
     from deduce.core.errors import InputError
+    from deduce.core.limits import MAX_WORKERS
 
     if scheduler:
         try:
@@ -161,16 +193,21 @@ def open_executor(workers: int = 1, scheduler: str | None = None):
         @contextlib.contextmanager
         def dask_executor():
             try:
-                client = Client(scheduler)
-            except OSError as exc:
-                raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {exc}",
-                                 where="--scheduler") from None
+                address = check_scheduler_address(scheduler)
+            except ValueError as exc:
+                raise InputError(str(exc), where="--scheduler") from None
+            try:
+                client = Client(address, timeout=f"{SCHEDULER_TIMEOUT_S}s")
+            except (OSError, ValueError, TypeError) as exc:
+                raise InputError(f"cannot reach the Dask scheduler at {address} (tried for "
+                                 f"{SCHEDULER_TIMEOUT_S} s): {exc}", where="--scheduler") from None
             with client:
                 yield client.get_executor()
 
         return dask_executor()
-    if workers < 1:
-        raise InputError(f"expected at least 1 worker, not {workers}", where="--workers")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InputError(f"expected from 1 to {MAX_WORKERS} workers, not {workers}",
+                         where="--workers")
     if workers == 1:
         return contextlib.nullcontext(None)
     import multiprocessing

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from deduce.core.errors import ContradictionError, InputError
 from deduce.core.names import normalise, resolve
+from deduce.core.limits import MAX_LINE
+from deduce.core.records import RecordLock
 from deduce.models.sherlock13.advice import Analysis, analyze
 from deduce.models.sherlock13.cards import ICONS, SUSPECTS
 from deduce.models.sherlock13.record import (
@@ -63,35 +65,60 @@ class Reply:
 
 
 class TableSession:
-    def __init__(self, path: str | Path, record: Record):
+    """A live session on one record, holding the record's lock (``core.records.RecordLock``)
+    from ``open`` to ``close`` so no second session can write it meanwhile. Use it as a
+    context manager, or call ``close()``."""
+
+    def __init__(self, path: str | Path, record: Record, lock: RecordLock):
         self.path = Path(path)
         self.record = record
+        self.lock = lock
 
     @classmethod
     def open(cls, path: str | Path, *, variant=None, players=None, me=None, hand=None) -> "TableSession":
-        """Load ``path`` (``ContradictionError`` if no world fits it), or create it from the
-        setup options if it does not exist."""
+        """Lock ``path`` (``InputError`` at once if another session holds it), then load it
+        (``ContradictionError`` if no world fits it), or create it from the setup options
+        if it does not exist."""
         from deduce.models.sherlock13.record import load_record
 
         p = Path(path)
-        if p.exists():
-            session = cls(p, load_record(p))
-            session.analysis()
-            return session
-        missing = [k for k, v in (("variant", variant), ("players", players), ("me", me),
-                                  ("hand", hand)) if not v]
-        if missing:
-            raise InputError(f"the record does not exist yet: give {', '.join('--' + m for m in missing)}",
-                             where=str(p))
-        rec = new_record(variant, list(players), me, list(hand), source=str(p))
-        rec.save(p)
-        return cls(p, rec)
+        lock = RecordLock(p)
+        try:
+            if p.exists():
+                session = cls(p, load_record(p), lock)
+                session.analysis()
+                return session
+            missing = [k for k, v in (("variant", variant), ("players", players), ("me", me),
+                                      ("hand", hand)) if not v]
+            if missing:
+                raise InputError("the record does not exist yet: give "
+                                 f"{', '.join('--' + m for m in missing)}", where=str(p))
+            rec = new_record(variant, list(players), me, list(hand), source=str(p))
+            rec.save(p)
+            return cls(p, rec, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    def close(self) -> None:
+        """Release the record's lock (everything accepted is already saved)."""
+        self.lock.release()
+
+    def __enter__(self) -> "TableSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def analysis(self) -> Analysis:
         return analyze(self.record)
 
     # -- one line
     def handle(self, line: str) -> Reply:
+        """Do what ``line`` says (at most ``MAX_LINE`` characters) and say how it went."""
+        if len(line.rstrip("\n")) > MAX_LINE:
+            return Reply("refused", f"line too long: more than the cap of {MAX_LINE:,} "
+                                    "characters", code=2)
         try:
             tokens = shlex.split(line)
         except ValueError as exc:
@@ -133,8 +160,8 @@ class TableSession:
                 "\n".join([f"{describe_event(event, trial.names)} contradicts the record; "
                             "these events cannot all hold with my hand:"] + lines),
                 exc.conflict) from None
+        trial.save(self.path)  # a failed write refuses the entry: the session keeps the record
         self.record = trial
-        self.record.save(self.path)
         return Reply("accepted", f"event {index}: {describe_event(event, trial.names)}", analysis=result)
 
     def _replay(self, events) -> Record:

@@ -1,0 +1,25 @@
+"""Running the installed ``deduce`` command as a person does: in a new process, through a
+pipe or under a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+
+def deduce_argv() -> list[str]:
+    """The installed console script (beside this Python), else ``python -m`` of the CLI."""
+    script = Path(sys.executable).with_name("deduce")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("deduce")
+    return [found] if found else [sys.executable, "-m", "deduce.cli.main"]
+
+
+def quiet_env(**extra: str) -> dict[str, str]:
+    """An environment for a child ``deduce``: a fixed terminal size, no colour surprises."""
+    env = dict(os.environ, COLUMNS="120", LINES="40", TERM="xterm-256color", **extra)
+    env.pop("NO_COLOR", None)
+    return env
