@@ -10,7 +10,7 @@ from typing import NoReturn
 import click
 
 from deduce.core.errors import DeduceError
-from deduce.core.limits import MAX_DIGITS, MAX_GAMES, MAX_LINE, MAX_WORKERS
+from deduce.core.limits import MAX_GAMES, MAX_LINE, MAX_WORKERS
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in list(range(0x20)) + list(range(0x7f, 0xa0))
@@ -91,9 +91,8 @@ err = _LazyConsole(stderr=True)
 
 
 class WholeNumber(click.ParamType):
-    """A whole number from ``lo`` to ``hi`` written in decimal digits (any script's, so
-    Arabic-Indic digits are read; never superscripts), at most ``MAX_DIGITS`` of them; the
-    message of a bad value names both bounds."""
+    """A whole number from ``lo`` to ``hi``, read by ``core.numbers`` (decimal digits of
+    any script, at most ``MAX_DIGITS``); the message of a bad value names both bounds."""
 
     name = "integer"
 
@@ -101,16 +100,13 @@ class WholeNumber(click.ParamType):
         self.lo, self.hi = lo, hi
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            number = value
-        else:
-            text = str(value).strip()
-            sign = -1 if text.startswith("-") else 1
-            digits = text[1:] if sign < 0 else text
-            if not digits.isdecimal() or len(digits) > MAX_DIGITS:
-                self.fail(f"expected a whole number from {self.lo:,} to {self.hi:,}, got "
-                          f"{literal(text[:40])!r}", param, ctx)
-            number = sign * int(digits)
+        from deduce.core.numbers import read_whole_number
+
+        number = value if isinstance(value, int) else read_whole_number(value)
+        if number is None:
+            shown = literal(str(value)[:40])
+            self.fail(f"expected a whole number from {self.lo:,} to {self.hi:,}, got {shown!r}",
+                      param, ctx)
         if not self.lo <= number <= self.hi:
             self.fail(f"{number:,} is out of range: from {self.lo:,} to {self.hi:,}", param, ctx)
         return number
