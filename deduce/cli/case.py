@@ -34,6 +34,7 @@ from deduce.cli.common import (
     match_options,
     out,
     print_json,
+    progress_bar,
     reports_errors,
     styled,
 )
@@ -328,26 +329,16 @@ def _note_list(text: str | None, case) -> list[int] | None:
     return sorted(set(out))
 
 
-def _progress_bar(label: str):
-    """(context manager, callback(done, total)): a transient rich bar on a terminal (stderr),
-    nothing on a pipe."""
-    import contextlib
+def _step_progress(advance):
+    """``explain_case``'s ``on_step(step, derived, targets)`` as the moves of a
+    ``common.progress_bar`` (``advance(k, total)``), whose total is not known before."""
+    shown = [0]
 
-    from rich.console import Console
+    def on_step(_step, done: int, total: int) -> None:
+        advance(done - shown[0], total=total)
+        shown[0] = done
 
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        return contextlib.nullcontext(), None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), console=console,
-                   transient=True)
-    task = bar.add_task(label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return bar, update
+    return on_step
 
 
 @case.command()
@@ -388,10 +379,8 @@ def explain(case_arg: str, from_notes: str | None, as_json: bool) -> None:
 
     c = load_case(case_arg)
     notes = _note_list(from_notes, c)
-    bar, update = _progress_bar("explaining")
-    with bar:
-        e = explain_case(c, notes, on_step=(lambda _s, done, total: update(done, total))
-                         if update else None)
+    with progress_bar(None, "explaining") as advance:
+        e = explain_case(c, notes, on_step=_step_progress(advance))
     if as_json:
         print_json(e.to_json())
         return
@@ -587,7 +576,6 @@ def selfplay(case_arg: str, n_bots: int, strategy: str, mode: str, tokens: int |
     """
     import time
 
-    from deduce.cli.common import progress_bar
     from deduce.core.selfplay import open_executor, run_games
     from deduce.models.casenotes.format import load_case
     from deduce.models.casenotes.selfplay import game_specs, play_one, positions_of, summarise

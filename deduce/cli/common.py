@@ -148,13 +148,14 @@ def match_options(func):
     return func
 
 
-def progress_bar(total: int, label: str):
-    """A context manager yielding ``advance(k)``: a rich progress bar on stderr when stderr
-    is a terminal (transient: gone when done), a no-op otherwise (pipes, --json, CI)."""
+def progress_bar(total: int | None, label: str):
+    """A context manager yielding ``advance(k, total=None)``: a rich progress bar on stderr
+    when stderr is a terminal (transient: gone when done), a no-op otherwise (pipes, --json,
+    CI). ``total`` None: not known yet (the bar pulses) until an ``advance`` gives it."""
     import contextlib
 
     if not err.is_terminal:
-        return contextlib.nullcontext(lambda k: None)
+        return contextlib.nullcontext(lambda k, total=None: None)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -169,7 +170,7 @@ def progress_bar(total: int, label: str):
                       MofNCompleteColumn(), TimeRemainingColumn(), console=err.real,
                       transient=True) as p:
             task = p.add_task(label, total=total)
-            yield lambda k: p.advance(task, k)
+            yield lambda k, total=None: p.update(task, advance=k, total=total)
 
     return bar()
 

@@ -46,8 +46,8 @@ def clue_sheet(a: Analysis) -> Table:
 
 
 def criminal_table(a: Analysis) -> Table:
-    table = Table(title=f"Criminal ({a.total:,} consistent worlds, {a.entropy():.2f} bits left)",
-                  title_justify="left")
+    title = f"Criminal ({a.total:,} consistent worlds, {a.entropy():.2f} bits left)"
+    table = Table(title=title, title_justify="left", min_width=len(title))  # title on one line
     table.add_column("Suspect")
     table.add_column("P", justify="right")
     table.add_column("")

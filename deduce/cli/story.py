@@ -339,7 +339,8 @@ def print_advice(case, phase: str, advice) -> None:
         out.print(f"Action done; on the Encounter Matrix now. P(arrest by turn 12) = "
                   f"{_pct(advice.p_win).strip()}")
         return
-    t = Table(title=f"Turn {case.turn}: P(arrest by the end of turn 12)")
+    title = f"Turn {case.turn}: P(arrest by the end of turn 12)"
+    t = Table(title=title, min_width=len(title))  # the title on one line
     t.add_column("Action")
     t.add_column("P(arrest)", justify="right")
     for i, (a, p) in enumerate(advice.actions):
