@@ -144,8 +144,9 @@ def _table_loop(session, record_file: str, interactive: bool) -> int:
             try:
                 line = click.prompt(f"[{literal(who)}]", prompt_suffix=" > ", default="",
                                     show_default=False)
-            except (EOFError, click.Abort):
-                break
+            except (EOFError, click.Abort):  # Ctrl-D or Ctrl-C: leave as quit does
+                click.echo("")
+                line = "quit"
         else:
             line = read_line()
             if line is None:

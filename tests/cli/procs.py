@@ -19,7 +19,8 @@ def deduce_argv() -> list[str]:
 
 
 def quiet_env(**extra: str) -> dict[str, str]:
-    """An environment for a child ``deduce``: a fixed terminal size, no colour surprises."""
-    env = dict(os.environ, COLUMNS="120", LINES="40", TERM="xterm-256color", **extra)
+    """An environment for a child ``deduce``: a fixed terminal size, no colour surprises;
+    ``extra`` adds variables or overrides those (``TERM="dumb"``)."""
+    env = {**os.environ, "COLUMNS": "120", "LINES": "40", "TERM": "xterm-256color", **extra}
     env.pop("NO_COLOR", None)
     return env

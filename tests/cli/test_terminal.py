@@ -386,6 +386,21 @@ def test_s13_table_on_a_terminal_asks_for_a_new_record_then_plays(tmp_path):
     assert events(path) == 0
 
 
+def test_s13_table_on_a_terminal_leaves_on_ctrl_d_as_on_quit(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({
+        "game": "sherlock13", "variant": "standard", "players": ["Ann", "Ben", "Cat", "Dan"],
+        "me": "Ann", "hand": ["Sherlock Holmes", "Mrs. Hudson", "Inspector Baynes"],
+        "events": []}), encoding="utf-8")
+    child = spawn(["s13", "table", path], tmp_path)
+    child.expect(TURN)
+    child.sendeof()
+    code, raw = finish(child)
+    assert code == 0
+    clean(raw)
+    assert screen(raw)[-2:] == ["[Ann to play] >", "bye: the record is saved"]  # on its line
+
+
 def test_s13_table_through_a_pipe_answers_line_by_line(tmp_path):
     setup = ["--variant", "standard", "--players", "Ann,Ben,Cat,Dan", "--me", "Ann",
              "--hand", "sherlock,hudson,baynes"]
