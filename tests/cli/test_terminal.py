@@ -330,13 +330,18 @@ def test_story_advise_spinner_on_a_terminal_none_through_a_pipe(tmp_path, late):
 
 
 # ------------------------------------------------------------------------------ prompts
-def answer(child: pexpect.spawn, prompt: str, text: str) -> list[str]:
-    """Wait for ``prompt`` (a regex), type ``text`` and Enter; the screen rows written
-    since the previous prompt (before this one)."""
+def wait(child: pexpect.spawn, prompt) -> list[str]:
+    """Wait for ``prompt`` (a regex, or ``pexpect.EOF``): the screen rows written before it
+    (since the last one waited for)."""
     child.expect(prompt)
-    shown = screen(child.before)
+    return screen(child.before)
+
+
+def say(child: pexpect.spawn, text: str, then) -> list[str]:
+    """Type ``text`` and Enter at the question just waited for, then ``wait`` for ``then``:
+    the rows written in between, the echo of ``text`` first (an empty line echoes none)."""
     child.sendline(text)
-    return shown
+    return wait(child, then)
 
 
 def events(path: Path) -> int:
@@ -356,33 +361,32 @@ RAISED = ["ok event 0: Ann raise skull (raised: Cat)",
 def test_s13_table_on_a_terminal_asks_for_a_new_record_then_plays(tmp_path):
     path = tmp_path / "new.json"
     child = spawn(["s13", "table", "new.json"], tmp_path)
-    answer(child, r"Variant.*: ", "standard")
-    answer(child, r"Players.*: ", "Ann,Ben,Cat,Dan")
-    answer(child, r"player are you.*: ", "Ann")
-    answer(child, r"hand.*: ", "sherlock,hudson,baynes")
-    shown = answer(child, TURN, "raise Ann skull Cat")
-    assert shown[1:] == ["new.json: 0 events. Type help for commands."] + FRESH
+    wait(child, r"Variant.*: ")
+    say(child, "standard", r"Players.*: ")
+    say(child, "Ann,Ben,Cat,Dan", r"player are you.*: ")
+    say(child, "Ann", r"hand.*: ")
+    shown = say(child, "sherlock,hudson,baynes", TURN)
+    assert shown[-4:] == ["new.json: 0 events. Type help for commands."] + FRESH
     assert child.match[1] == "Ann" and events(path) == 0  # created before the first entry
-    shown = answer(child, TURN, "count Ann Ben skull 9")
-    assert shown == ["raise Ann skull Cat"] + RAISED
+    assert say(child, "raise Ann skull Cat", TURN) == ["raise Ann skull Cat"] + RAISED
     assert child.match[1] == "Ben" and events(path) == 1  # saved before the ok
-    shown = answer(child, TURN, "undo")  # refused: the session goes on, the record as it was
+    shown = say(child, "count Ann Ben skull 9", TURN)  # refused: the session goes on
     assert len(shown) == 2 and shown[1].startswith("refused: ")
     assert shown[1].endswith("out of turn: Ann acted but it is Ben's turn")
-    assert child.match[1] == "Ben" and events(path) == 1
-    shown = answer(child, TURN, "show")
+    assert child.match[1] == "Ben" and events(path) == 1  # the record as it was
+    shown = say(child, "undo", TURN)
     assert shown == ["undo", "ok undone: Ann raise skull (raised: Cat)"] + FRESH
     assert child.match[1] == "Ann" and events(path) == 0
-    shown = answer(child, TURN, "quit")
+    shown = say(child, "show", TURN)
     assert shown[1] == "Clue sheet (probability that each place holds the card)"
     assert "│ Mrs. Hudson           │ pipe, necklace              │  ✔ mine  │  ✗  │  ✗  │  ✗  " \
            "│    ✗     │" in shown
     assert "Criminal (16,800 consistent worlds, 3.32 bits left)" in shown
     assert "│ 1 │ raise necklace   │         0.322 │" in shown
+    assert say(child, "quit", pexpect.EOF) == ["quit", "bye: the record is saved"]
     code, raw = finish(child)
     assert code == 0
     clean(raw)
-    assert screen(raw)[-1] == "bye: the record is saved"
     assert events(path) == 0
 
 
@@ -393,7 +397,7 @@ def test_s13_table_on_a_terminal_leaves_on_ctrl_d_as_on_quit(tmp_path):
         "me": "Ann", "hand": ["Sherlock Holmes", "Mrs. Hudson", "Inspector Baynes"],
         "events": []}), encoding="utf-8")
     child = spawn(["s13", "table", path], tmp_path)
-    child.expect(TURN)
+    wait(child, TURN)
     child.sendeof()
     code, raw = finish(child)
     assert code == 0
@@ -423,6 +427,8 @@ def record(path: Path) -> dict:
 
 
 ACTION = r"Action \(or undo, quit\) \[Seek Information\]: "
+ANY_ACTION = r"Action \(or undo, quit\) \[\w[\w ]*\]: "
+ENCOUNTER = r"Encounter Matrix \(turn 11\): the 2d6 \[2-12\]: "
 DICE = r"\[[^\]]*\]: "  # a die's question: the answers it takes in brackets
 SEEK_9_THEN_2 = ["turn 11: Seek Information", "Seek Information: rolled 9, spends 1 Luck to roll "
                  "again", "Seek Information: 2d6 2+1 = 3", "Seek Information: the Villain: "
@@ -434,39 +440,39 @@ TURN_12_ADVICE = [("Seek Information", "0.0%"), ("Rest", "0.0%"), ("Wait", "0.0%
 def test_story_table_on_a_terminal_plays_saves_and_undoes(tmp_path, late):
     before = record(late)
     child = spawn(["story", "table", late], tmp_path)
-    shown = answer(child, ACTION, "")  # Enter: the best Action
+    shown = wait(child, ACTION)
     assert shown[0] == "Turn 11: P(arrest by the end of turn 12)"
     assert advice_rows(shown) == LATE_ADVICE
-    assert answer(child, r"Seek Information: the 2d6 .*" + DICE, "9") == []  # the Enter
-    shown = answer(child, r"Seek Information: the new 2d6 .*" + DICE, "2")  # Luck spent
-    assert shown[-1] == ("  Seek Information: dice 9, total 10 -> witness: P(arrest) keeping "
-                         "0.3%, re-rolling 0.5%: spend 1 Luck and roll again")
-    shown = answer(child, r"Encounter Matrix \(turn 11\): the 2d6 \[2-12\]: ", "2")
-    assert shown[1:] == [f"  {line}" for line in SEEK_9_THEN_2] + [
+    say(child, "", r"Seek Information: the 2d6 .*" + DICE)  # Enter: the best Action
+    shown = say(child, "9", r"Seek Information: the new 2d6 .*" + DICE)
+    assert shown == ["9", "  Seek Information: dice 9, total 10 -> witness: P(arrest) keeping "
+                     "0.3%, re-rolling 0.5%: spend 1 Luck and roll again"]
+    shown = say(child, "2", ENCOUNTER)  # the Luck spent: the new roll
+    assert shown == ["2"] + [f"  {line}" for line in SEEK_9_THEN_2] + [
         "Action done; on the Encounter Matrix now. P(arrest by turn 12) = 1.0%"]
     rec = record(late)  # saved after the Action
     assert (rec["turn"], rec["phase"], rec["sm"], rec["luck"]) == (11, "encounter", 0, 1)
     assert rec["log"][1:] == SEEK_9_THEN_2
-    shown = answer(child, r"Action \(or undo, quit\) \[\w[\w ]*\]: ", "undo")
-    assert shown[1:4] == ["  encounter: 2d6 2+0 = 2", "Saved: turn 12, SM 0, Luck 1.",
-                          "Turn 12: P(arrest by the end of turn 12)"]
+    shown = say(child, "2", ANY_ACTION)
+    assert shown[:4] == ["2", "  encounter: 2d6 2+0 = 2", "Saved: turn 12, SM 0, Luck 1.",
+                         "Turn 12: P(arrest by the end of turn 12)"]
     assert advice_rows(shown) == TURN_12_ADVICE
     rec = record(late)  # saved after the Encounter Matrix
     assert (rec["turn"], rec["phase"]) == (12, "action")
     assert rec["log"][1:] == SEEK_9_THEN_2 + ["encounter: 2d6 2+0 = 2"]
-    shown = answer(child, r"Encounter Matrix \(turn 11\): the 2d6 \[2-12\]: ", "undo")
-    assert shown[1:] == ["Undone: back to turn 11 (encounter), SM 0, Luck 1.",
-                         "Action done; on the Encounter Matrix now. P(arrest by turn 12) = 1.0%"]
+    assert say(child, "undo", ENCOUNTER) == [
+        "undo", "Undone: back to turn 11 (encounter), SM 0, Luck 1.",
+        "Action done; on the Encounter Matrix now. P(arrest by turn 12) = 1.0%"]
     assert (record(late)["turn"], record(late)["phase"]) == (11, "encounter")
-    shown = answer(child, ACTION, "quit")
-    assert shown[1] == "Undone: back to turn 11 (action), SM 1, Luck 2."
+    shown = say(child, "undo", ACTION)  # at the phase's first question: the phase before
+    assert shown[:2] == ["undo", "Undone: back to turn 11 (action), SM 1, Luck 2."]
     assert advice_rows(shown) == LATE_ADVICE
+    assert record(late) == before | {"phase": "action", "waited": False}
+    assert say(child, "quit", pexpect.EOF) == ["quit", f"Stopped: {late} is at turn 11 (action)."]
     code, raw = finish(child)
     assert code == 0
     clean(raw)
     assert drawn(raw, "Solving the whole case for every SM and Luck (once)")
-    assert screen(raw)[-1] == f"Stopped: {late} is at turn 11 (action)."
-    assert record(late) == before | {"phase": "action", "waited": False}
 
 
 def test_story_table_through_a_pipe_answers_line_by_line(tmp_path, late):
@@ -487,7 +493,7 @@ def test_story_table_through_a_pipe_answers_line_by_line(tmp_path, late):
 INVESTIGATE = [  # the questions of an Investigate at turn 11 of late_record, and the answers
     (r"Investigate: the 2d6 \(natural total; the engine adds \+2\) " + DICE, "8"),
     (r"1d6, the clue line " + DICE, "3"),
-    (r"Encounter Matrix \(turn 11\): the 2d6 \[2-12\]: ", "9"),
+    (ENCOUNTER, "9"),
     (r"1d6, the Encounter Matrix's column " + DICE, "4"),
     (r"1d6, the holmes line " + DICE, "4"),
     (r"Bravery test: pass on 2d6 <= 7 " + DICE, "4"),
@@ -507,13 +513,14 @@ INVESTIGATED = [
 def test_story_turn_asks_on_a_terminal_what_answers_give_through_a_pipe(tmp_path, late):
     told = Path(shutil.copy(late, tmp_path / "told.json"))
     child = spawn(["story", "turn", late, "investigate"], tmp_path)
-    for prompt, text in INVESTIGATE:
-        answer(child, prompt, text)
+    wait(child, INVESTIGATE[0][0])
+    for (_, text), (then, _) in zip(INVESTIGATE, INVESTIGATE[1:]):
+        assert say(child, text, then) == [text]
+    assert say(child, INVESTIGATE[-1][1], pexpect.EOF) == [INVESTIGATE[-1][1]] + INVESTIGATED
     code, raw = finish(child)
     assert code == 0
     clean(raw)
-    assert screen(child.before)[1:] == INVESTIGATED
     answers = [arg for _, text in INVESTIGATE for arg in ("-a", text)]
     assert piped(["story", "turn", told, "investigate", *answers], tmp_path) == INVESTIGATED
-    assert record(late) == record(told)
+    assert record(late) == record(told)  # the same record, asked or told
     assert (record(late)["turn"], record(late)["phase"]) == (12, "action")
