@@ -22,5 +22,7 @@ def quiet_env(**extra: str) -> dict[str, str]:
     """An environment for a child ``deduce``: a fixed terminal size, no colour surprises;
     ``extra`` adds variables or overrides those (``TERM="dumb"``)."""
     env = {**os.environ, "COLUMNS": "120", "LINES": "40", "TERM": "xterm-256color", **extra}
-    env.pop("NO_COLOR", None)
+    for forced in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        if forced not in extra:  # rich would take a pipe for a terminal, or the reverse
+            env.pop(forced, None)
     return env
