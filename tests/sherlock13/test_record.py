@@ -377,7 +377,7 @@ def test_error_missing_field():
     _err(_with(SPEC_EXAMPLE, 1, count=_DROP), "event 1", "field 'count'", "missing")
     _err(_with(SPEC_EXAMPLE, 0, raised=_DROP), "event 0", "field 'raised'", "missing")
     _err(_with(SPEC_EXAMPLE, 2, correct=_DROP), "event 2", "field 'correct'", "missing")
-    _err(_with(SPEC_EXAMPLE, 0, action=_DROP), "event 0", "missing 'action'")
+    _err(_with(SPEC_EXAMPLE, 0, action=_DROP), "event 0", "field 'action'", "missing")
 
 
 def test_error_missing_top_level_field():
