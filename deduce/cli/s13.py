@@ -181,7 +181,7 @@ def _table_loop(session, record_file: str, interactive: bool) -> int:
             if interactive:
                 err.print(f"refused: {reply.message}")
             else:
-                click.echo(f"refused: {literal(one_line(reply.message))}", err=True)
+                click.echo(f"refused: {one_line(literal(reply.message))}", err=True)  # \r escaped first
                 first_code = first_code or reply.code
             continue
         if reply.view == "show":

@@ -66,7 +66,7 @@ def no_turn_reason(a: Analysis) -> str | None:
         return "the game is over" + ("" if winner is None else
                                      f": {'I win' if winner == rec.me else rec.names[winner] + ' wins'}")
     if rec.me in rec.turns.eliminated:
-        return "I am eliminated (a wrong accusation)"
+        return "I am eliminated by a wrong accusation"
     return None
 
 
