@@ -24,7 +24,8 @@ def demo(record_file: str | None, compact: bool, as_json: bool) -> None:
     With --json, one JSON object per line, one line per step (events + 1 lines): the
     object of `deduce s13 analyze --json` for the record cut after that step, plus
     "step" (how many events are in, 0 to the number of events) and "event" (the
-    event just added, as in the record; null at step 0).
+    event just added, as in the record; null at step 0). A record that is bad input
+    or contradictory prints no step: exit 2 or 3, as `deduce s13 analyze`.
 
     \b
     Examples:
@@ -40,6 +41,7 @@ def demo(record_file: str | None, compact: bool, as_json: bool) -> None:
 
     path = record_file or puzzle_path("sherlock13", "demo-4p.json")
     full = load_record(path)
+    analyze(full, suggestions=False)  # a contradictory record is refused before any step
     me = full.names[full.me]
     rec = new_record(full.variant, full.names, me, [SUSPECTS[c] for c in full.hand], source=str(path))
     show = _json_step if as_json else _human_step(path, full, compact)

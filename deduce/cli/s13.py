@@ -71,7 +71,7 @@ def why(record_file: str, suspect: str, as_json: bool) -> None:
     if as_json:
         print_json(explanation.to_json())
     else:
-        out.print(explanation.text())
+        out.print(explanation.text(), soft_wrap=True)  # plain lines: a pipe gets them whole
 
 
 @s13.command()

@@ -274,3 +274,13 @@ def test_demo_json_lines_are_the_analyses_of_each_step(tmp_path):
         assert obj.pop("event") == (full["events"][step - 1] if step else None)
         cut = write(tmp_path / f"s{step}.json", {**full, "events": full["events"][:step]})
         assert obj == json.loads(run("s13", "analyze", cut, "--json").output)
+
+
+def test_demo_json_of_a_contradictory_record_prints_no_step(tmp_path):
+    path = write(tmp_path / "c.json", base(events=[
+        {"actor": "Ann", "action": "raise", "icon": "skull", "raised": ["Cat"]},
+        {"actor": "Ben", "action": "count", "target": "Cat", "icon": "skull", "count": 0}]))
+    res = run("demo", "--record", path, "--json")
+    assert res.exit_code == 3
+    out = json.loads(res.stdout)  # one JSON document: the error
+    assert out["error"] == "contradiction" and out["conflict"] == [0, 1]

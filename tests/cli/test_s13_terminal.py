@@ -50,7 +50,7 @@ def test_new_record_setup_asks_again_after_each_wrong_answer(tmp_path):
         assert not (tmp_path / "NEW.json").exists()
         child.sendline(answer)
         if error:
-            child.expect_exact(f"Error: NEW.json, field ")
+            child.expect_exact("Error: NEW.json, field ")
             child.expect_exact(error)
     child.expect_exact("[Ann to play] > ")
     child.sendline("quit")

@@ -3,7 +3,9 @@
 ``TableSession(path, record)`` takes lines such as ``raise Ann skull Cat`` or
 ``count Ben Dan book 1`` and returns a ``Reply``. An entry that is malformed, out of turn or
 contradicts the record is refused with the reason (for a contradiction, the conflicting
-earlier events) and the record is unchanged, in memory and on disk.
+earlier events) and the record is unchanged, in memory and on disk; so is an entry (or an
+``undo``) whose write fails (disk full, read-only folder): the session goes on. A new
+record's setup is checked one field at a time (``Setup``), after the lock is taken.
 
 Commands (names take the spec's aliases; multi-word names may be quoted or not)::
 
