@@ -153,6 +153,9 @@ def test_open_refuses_a_new_record_in_a_missing_folder(tmp_path):
     with pytest.raises(InputError) as info:
         TableSession.open(tmp_path / "no" / "g.json", variant="standard")
     assert str(info.value) == f"{tmp_path / 'no' / 'g.json'}: cannot create the record: its folder does not exist"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(InputError, match="cannot create the record: a path in it is a file, not a folder"):
+        TableSession.open(tmp_path / "file" / "g.json", variant="standard")
 
 
 # ----------------------------------------------------------------------------- table lines

@@ -144,7 +144,9 @@ class TableSession:
         if p.exists() and not p.is_file():
             read_bytes(p)  # refuses it: only regular files are read
         if not p.exists() and not p.parent.is_dir():
-            raise InputError("cannot create the record: its folder does not exist", where=str(p))
+            under_file = any(q.is_file() for q in (p.parent, *p.parent.parents))
+            raise InputError("cannot create the record: " + ("a path in it is a file, not a folder"
+                             if under_file else "its folder does not exist"), where=str(p))
         lock = RecordLock(p)
         try:
             if p.exists():
