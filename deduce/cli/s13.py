@@ -23,7 +23,7 @@ def s13() -> None:
 
 
 @s13.command()
-@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("record_file", metavar="RECORD", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the spec's JSON object only.")
 @reports_errors
 def analyze(record_file: str, as_json: bool) -> None:
@@ -49,7 +49,7 @@ def analyze(record_file: str, as_json: bool) -> None:
 
 
 @s13.command()
-@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("record_file", metavar="RECORD", type=click.Path())
 @click.argument("suspect")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 @reports_errors
@@ -71,17 +71,12 @@ def why(record_file: str, suspect: str, as_json: bool) -> None:
     if as_json:
         print_json(explanation.to_json())
     else:
-        out.print(explanation.text())
-
-
-def _split_names(value: str | None) -> list[str] | None:
-    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+        out.print(explanation.text(), soft_wrap=True)  # plain lines: a pipe gets them whole
 
 
 @s13.command()
-@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
-@click.option("--variant", type=click.Choice(["standard", "expert"], case_sensitive=False),
-              help="New record only: the variant.")
+@click.argument("record_file", metavar="RECORD", type=click.Path())
+@click.option("--variant", help="New record only: the variant, standard or expert.")
 @click.option("--players", help="New record only: names in seating order, comma separated.")
 @click.option("--me", help="New record only: which player I am.")
 @click.option("--hand", help="New record only: my cards, comma separated (aliases allowed).")
@@ -89,7 +84,9 @@ def _split_names(value: str | None) -> list[str] | None:
 def table(record_file: str, variant, players, me, hand) -> None:
     """Live play: enter answers one line at a time; each is saved to RECORD at once.
 
-    RECORD is created if missing, from the options or (on a terminal) by asking. Commands:
+    RECORD is created if missing, from the options or (on a terminal) by asking for each
+    one left out, every answer checked as it is given; the options are ignored (with a
+    note) when RECORD exists. Commands:
 
     \b
       raise ASKER ICON [RAISER...]     count ASKER TARGET ICON N
@@ -108,22 +105,47 @@ def table(record_file: str, variant, players, me, hand) -> None:
           --variant standard --players Ann,Ben,Cat,Dan --me Ann --hand sherlock,hudson,baynes
     """
     import sys
-    from pathlib import Path
 
     from deduce.models.sherlock13.table import TableSession
 
     interactive = sys.stdin.isatty()
-    if not Path(record_file).exists() and interactive:
-        variant = variant or click.prompt("Variant", type=click.Choice(["standard", "expert"]),
-                                          default="standard")
-        players = players or click.prompt("Players in seating order (comma separated)")
-        me = me or click.prompt("Which player are you")
-        hand = hand or click.prompt("Your hand, first card first (comma separated)")
-    session = TableSession.open(record_file, variant=variant, players=_split_names(players),
-                                me=me, hand=_split_names(hand))
+    session = TableSession.open(record_file, variant=variant, players=players, me=me, hand=hand,
+                                ask=_ask_setup if interactive else None)
+    given = [f"--{k}" for k, v in (("variant", variant), ("players", players), ("me", me),
+                                   ("hand", hand)) if v]
+    if given and not session.created:
+        from deduce.cli.common import err
+
+        err.print(f"note: {record_file} exists, so {', '.join(given)} (for a new record) "
+                  "are ignored: entries go on from its last event", soft_wrap=True)
     with session:
         code = _table_loop(session, record_file, interactive)
     sys.exit(code)
+
+
+def _ask_setup(key: str, setup) -> None:
+    """Ask on the terminal for the setup field ``key`` until ``setup`` accepts the answer
+    (the record's lock is already held: a second session is refused before any question)."""
+    from deduce.core.errors import InputError
+    from deduce.models.sherlock13.cards import HAND_SIZE
+
+    if key == "variant":
+        text, default = "Variant (standard or expert)", "standard"
+    elif key == "players":
+        text, default = "Players in seating order, first to play first (2-4, comma separated)", None
+    elif key == "me":
+        text, default = f"Which player are you ({', '.join(setup.names)})", None
+    else:
+        size = HAND_SIZE[len(setup.names)]
+        text, default = f"Your hand: {size} cards, first card first (comma separated)", None
+
+    def check(answer: str):
+        try:
+            return setup.set(key, answer)
+        except InputError as exc:
+            raise click.UsageError(literal(exc)) from None
+
+    click.prompt(literal(text), default=default, value_proc=check)
 
 
 def _table_loop(session, record_file: str, interactive: bool) -> int:
@@ -160,7 +182,7 @@ def _table_loop(session, record_file: str, interactive: bool) -> int:
             if interactive:
                 err.print(f"refused: {reply.message}")
             else:
-                click.echo(f"refused: {literal(one_line(reply.message))}", err=True)
+                click.echo(f"refused: {one_line(literal(reply.message))}", err=True)  # \r escaped first
                 first_code = first_code or reply.code
             continue
         if reply.view == "show":

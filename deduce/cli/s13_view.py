@@ -58,9 +58,22 @@ def criminal_table(a: Analysis) -> Table:
     return table
 
 
+def no_turn_reason(a: Analysis) -> str | None:
+    """Why I have no next turn (the game is over, or I am eliminated), or None if I have one."""
+    rec = a.record
+    if rec.turns.over:
+        winner = rec.turns.winner
+        return "the game is over" + ("" if winner is None else
+                                     f": {'I win' if winner == rec.me else rec.names[winner] + ' wins'}")
+    if rec.me in rec.turns.eliminated:
+        return "I am eliminated by a wrong accusation"
+    return None
+
+
 def advice_table(a: Analysis, top: int = 5) -> Table | Text:
     if not a.suggestions:
-        return Text("No suggestions: I have no next turn.", style="dim")
+        reason = no_turn_reason(a) or "no question is legal"
+        return Text(literal(f"No questions: I have no next turn ({reason})."), style="dim")
     table = Table(title=f"Best questions for {a.record.names[a.record.me]}'s next turn",
                   title_justify="left")
     table.add_column("#", justify="right")
@@ -71,7 +84,10 @@ def advice_table(a: Analysis, top: int = 5) -> Table | Text:
     return table
 
 
-def accuse_text(a: Analysis) -> Text:
+def accuse_text(a: Analysis) -> Text | None:
+    """Whether to accuse on my next turn; None when I have no next turn."""
+    if no_turn_reason(a) is not None:
+        return None
     c, p = a.top_suspect()
     if p >= 1 - 1e-12:
         return Text(f"Accuse {SUSPECTS[c]} now: certain.", style="bold green")
@@ -80,7 +96,10 @@ def accuse_text(a: Analysis) -> Text:
 
 
 def full_view(a: Analysis) -> Group:
-    return Group(clue_sheet(a), criminal_table(a), advice_table(a), accuse_text(a))
+    """The clue sheet, the criminal distribution, the best questions and the accuse advice
+    (no advice when I have no next turn)."""
+    parts = [clue_sheet(a), criminal_table(a), advice_table(a), accuse_text(a)]
+    return Group(*[p for p in parts if p is not None])
 
 
 def compact_view(a: Analysis, top: int = 5) -> Text:

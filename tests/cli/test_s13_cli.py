@@ -146,3 +146,23 @@ def test_demo_runs_to_the_end():
     res = run("demo", "--compact")
     assert res.exit_code == 0
     assert "16,800 worlds" in res.output and "Game over: Dan wins." in res.output
+
+
+def test_readme_why_example_runs_as_written(tmp_path):
+    """The README's ``why`` example (its record: the one below), whole lines through a pipe."""
+    data = base(events=[
+        {"actor": "Ann", "action": "count", "target": "Ben", "icon": "book", "count": 1},
+        {"actor": "Ben", "action": "count", "target": "Dan", "icon": "book", "count": 1},
+        {"actor": "Cat", "action": "raise", "icon": "skull", "raised": ["Dan"]},
+        {"actor": "Dan", "action": "count", "target": "Cat", "icon": "skull", "count": 2},
+    ])
+    res = run("s13", "why", write(tmp_path, data), "moriarty")
+    assert res.exit_code == 0
+    assert res.output == (
+        "James Moriarty cannot be the criminal. These facts rule it out (a minimal set: drop "
+        "any one and James Moriarty is possible again):\n"
+        "  event 2: Cat raise skull (raised: Dan)\n"
+        "  event 3: Dan count Cat skull: 2\n"
+        "Icon counts:\n"
+        "  skull: 3 in the deck (James Moriarty, Irene Adler, Sebastian Moran); cited answers: "
+        "Ann 0, Ben 0, Dan >=1, Cat 2; so all 3 are in hands and none is the criminal\n")

@@ -377,7 +377,7 @@ def test_error_missing_field():
     _err(_with(SPEC_EXAMPLE, 1, count=_DROP), "event 1", "field 'count'", "missing")
     _err(_with(SPEC_EXAMPLE, 0, raised=_DROP), "event 0", "field 'raised'", "missing")
     _err(_with(SPEC_EXAMPLE, 2, correct=_DROP), "event 2", "field 'correct'", "missing")
-    _err(_with(SPEC_EXAMPLE, 0, action=_DROP), "event 0", "missing 'action'")
+    _err(_with(SPEC_EXAMPLE, 0, action=_DROP), "event 0", "field 'action'", "missing")
 
 
 def test_error_missing_top_level_field():
@@ -644,3 +644,114 @@ def test_fuzz_event_sequences(base, data):
             if e["action"] == "raise":
                 e["raised"] = sorted(set(e["raised"]), key=names.index)
         assert rec.to_json() == doc
+
+
+# ----------------------------------------------------------------------------- wrong JSON types
+#: one value of every JSON type (and the shapes that trip Python: true is an int there)
+WRONG = {
+    "null": None, "true": True, "false": False, "zero": 0, "number": 3, "float": 1.5,
+    "huge": 10**4000,  # within Python's integer-string limit, so it parses
+    "string": "zzz", "empty string": "", "list": [], "list of a name": ["Ann"], "object": {},
+    "nested": {"a": [[{"b": None}]]},
+}
+
+#: the JSON type each field takes (``None`` allowed only where the field is optional)
+FIELD_TYPES = {
+    "game": str, "variant": str, "players": list, "me": str, "hand": list, "events": list,
+    "players[]": str, "hand[]": str, "events[]": dict, "raised[]": str,
+    "actor": str, "action": str, "icon": str, "raised": list, "target": str, "count": int,
+    "suspect": str, "correct": bool, "side": str, "revealed": str, "took": (str, type(None)),
+}
+
+
+def _field_paths(doc):
+    """Every (path, field kind, place the message must name) of a record, lists' first
+    elements included."""
+    out = []
+    for key in TOP_KEYS:
+        if key in doc:
+            out.append(((key,), key, f"field '{key}'"))
+    for key in ("players", "hand"):
+        out.append(((key, 0), f"{key}[]", f"field '{key}'"))
+    for i, ev in enumerate(doc["events"]):
+        out.append((("events", i), "events[]", f"event {i}: "))
+        for key in ev:
+            out.append((("events", i, key), key, f"event {i}, field '{key}'"))
+        if ev["action"] == "raise" and ev["raised"]:
+            out.append((("events", i, "raised", 0), "raised[]", f"event {i}, field 'raised'"))
+        if ev["action"] == "exchange" and "took" not in ev:
+            out.append((("events", i, "took"), "took", f"event {i}, field 'took'"))
+    return out
+
+
+def _set(doc, path, value):
+    doc = copy.deepcopy(doc)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return doc
+
+
+def _well_typed(kind, value) -> bool:
+    want = FIELD_TYPES[kind]
+    if kind == "game":
+        return value == "sherlock13"
+    if isinstance(value, bool):
+        return bool in (want if isinstance(want, tuple) else (want,))
+    return isinstance(value, want)
+
+
+def _check_typed(doc, path, kind, place, value):
+    """A value of the wrong JSON type is refused naming its field and its type; a count out
+    of range is refused naming the cap; anything else parses or is an input error."""
+    data = _set(doc, path, value)
+    if _well_typed(kind, value) and not (kind == "count" and not 0 <= value <= 5):
+        _parse_or_input_error(data)
+        return
+    with pytest.raises(InputError) as info:
+        parse_record(data, source="game.json")
+    msg = str(info.value)
+    assert msg.startswith("game.json") and place in msg, (path, value, msg)
+    if kind == "took" and value is None:
+        assert "needs the card I took" in msg  # null is the same as leaving it out
+    elif kind == "count":
+        assert "from 0 to 5" in msg
+    elif kind == "game" and isinstance(value, str):
+        assert f"record of the game {value!r}" in msg
+    else:
+        from deduce.models.sherlock13.record import json_kind
+
+        assert f"got {json_kind(value).split(' (')[0]}" in msg, (path, value, msg)
+
+
+_ALL_FIELDS = [(name, base, path, kind, place) for name, base in
+               [("4p", SPEC_EXAMPLE), ("2p", TWO_PLAYER), ("3p", THREE_PLAYER)]
+               for path, kind, place in _field_paths(base)]
+
+
+@pytest.mark.parametrize("name, base, path, kind, place", _ALL_FIELDS,
+                         ids=[f"{n}-{'.'.join(map(str, p))}" for n, _, p, _, _ in _ALL_FIELDS])
+def test_every_field_refuses_every_wrong_json_type(name, base, path, kind, place):
+    for value in WRONG.values():
+        _check_typed(base, path, kind, place, value)
+
+
+def test_the_fields_covered_are_all_the_fields():
+    kinds = {kind for _, _, _, kind, _ in _ALL_FIELDS}
+    assert kinds == set(FIELD_TYPES)
+
+
+any_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.just(10**4000)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(_ALL_FIELDS), value=any_json)
+def test_fuzz_wrong_types_name_the_field(case, value):
+    _, base, path, kind, place = case
+    _check_typed(base, path, kind, place, value)

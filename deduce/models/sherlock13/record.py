@@ -17,6 +17,23 @@ Facts (the information an event carries, droppable one event at a time for expla
 Structure (never dropped: the turn is taken whatever it tells) is the turn order, the
 rotations, the eliminations and the ``ExchangeStep``s: after a step, the card at ``side``
 takes the hand slot of ``revealed`` (an exchange of a card not in the hand changes nothing).
+
+Checking, field by field (every message names the field; a value of the wrong JSON type,
+``true`` for a number included, is refused naming the type it has):
+
+- ``game`` must be ``"sherlock13"``; a Detective Story case record, a record of another
+  game, a record without ``game`` and a JSON value that is not an object are each named
+  as what they are.
+- Player names (decision): a name is any string of at most ``MAX_NAME`` characters that
+  has a letter or a digit and no line break; names must differ once case, spaces and
+  punctuation are ignored (the alias rule would make them ambiguous). Everything else is
+  kept as written (console markup such as ``[bold]``, control characters such as
+  ``\x1b[2J``) and every human output shows it literally, control characters as escapes.
+- A ``count`` is a whole number from 0 to ``MAX_COUNT`` (no hand ever holds more cards);
+  one that no deal allows (3 skulls in a 3-card hand without them) is a contradiction.
+
+The setup checks (``check_variant``, ``check_players``, ``check_me``, ``check_hand``) are
+also what live table mode asks with, one answer at a time.
 """
 
 from __future__ import annotations
@@ -246,116 +263,215 @@ _EVENT_FIELDS = {
     "exchange": {"actor", "action", "side", "revealed", "took"},
 }
 _OPTIONAL = {"took"}
+_TOP_FIELDS = ("game", "variant", "players", "me", "hand", "events")
+
+#: the longest player name, in characters
+MAX_NAME = 64
+#: the largest count an event may give: no hand ever holds more than 5 cards
+MAX_COUNT = max(HAND_SIZE.values())
+_LINE_BREAKS = ("\n", "\u2028", "\u2029")
+
+
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in words, with a short sample of it.
+
+    >>> json_kind(True), json_kind([1, 2]), json_kind("x" * 50)
+    ('true', 'a list', "a string ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')")
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return f"a number ({text if len(text) <= 30 else text[:30] + '...'})"
+    if isinstance(value, str):
+        return f"a string ({value if len(value) <= 30 else value[:30] + '...'!r})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _at(where: str, key: str) -> str:
+    return f"{where}, field {key!r}"
+
+
+def _string(value: Any, what: str, where: str) -> str:
+    """``value`` if it is a string; ``InputError`` at ``where`` naming its type otherwise."""
+    if not isinstance(value, str):
+        raise InputError(f"expected {what} (a string), got {json_kind(value)}", where=where)
+    return value
+
+
+def _list(value: Any, what: str, where: str) -> list:
+    if not isinstance(value, list):
+        raise InputError(f"expected a list of {what}, got {json_kind(value)}", where=where)
+    return value
 
 
 def event_from_json(data: Any, names: list[str], where: str) -> Event:
     """A typed event from its spec JSON; ``InputError`` naming the field otherwise."""
     if not isinstance(data, dict):
-        raise InputError("an event is a JSON object", where=where)
-    action = data.get("action")
-    if not isinstance(action, str):
-        raise InputError("missing 'action' (raise, count, accuse or exchange)", where=where)
-    action = resolve(action, list(_EVENT_FIELDS), "action", where=where + ", field 'action'")
+        raise InputError(f"an event is a JSON object, got {json_kind(data)}", where=where)
+    if "action" not in data:
+        raise InputError("missing field (raise, count, accuse or exchange)",
+                         where=_at(where, "action"))
+    action = _string(data["action"], "an action: raise, count, accuse or exchange",
+                     _at(where, "action"))
+    action = resolve(action, list(_EVENT_FIELDS), "action", where=_at(where, "action"))
     allowed = _EVENT_FIELDS[action]
     for key in data:
         if key not in allowed:
             raise InputError(f"unknown field for a {action} event (allowed: {', '.join(sorted(allowed))})",
-                             where=f"{where}, field {key!r}")
-    for key in allowed - _OPTIONAL:
+                             where=_at(where, key))
+    for key in sorted(allowed - _OPTIONAL):
         if key not in data:
-            raise InputError(f"missing field for a {action} event", where=f"{where}, field {key!r}")
+            raise InputError(f"missing field for a {action} event", where=_at(where, key))
 
-    def player(key: str) -> int:
-        return names.index(resolve(_str(data[key], key), names, "player", where=f"{where}, field {key!r}"))
+    def player(value, key: str) -> int:
+        text = _string(value, "a player name", _at(where, key))
+        return names.index(resolve(text, names, "player", where=_at(where, key)))
 
-    def _str(value, key):
-        if not isinstance(value, str):
-            raise InputError("expected a name (string)", where=f"{where}, field {key!r}")
-        return value
+    def card(key: str) -> int:
+        return suspect_index(_string(data[key], "a suspect name", _at(where, key)),
+                             where=_at(where, key))
 
-    actor = player("actor")
+    def icon() -> int:
+        return icon_index(_string(data["icon"], "an icon name", _at(where, "icon")),
+                          where=_at(where, "icon"))
+
+    actor = player(data["actor"], "actor")
     if action == "raise":
-        raised = data["raised"]
-        if not isinstance(raised, list):
-            raise InputError("expected a list of player names", where=f"{where}, field 'raised'")
-        seats = [names.index(resolve(_str(r, "raised"), names, "player", where=f"{where}, field 'raised'"))
-                 for r in raised]
+        raised = _list(data["raised"], "player names", _at(where, "raised"))
+        seats = [player(r, "raised") for r in raised]
         if len(set(seats)) != len(seats):
-            raise InputError("a player is listed twice", where=f"{where}, field 'raised'")
-        return RaiseEvent(actor, icon_index(_str(data["icon"], "icon"), where=f"{where}, field 'icon'"),
-                          frozenset(seats))
+            raise InputError("a player is listed twice", where=_at(where, "raised"))
+        return RaiseEvent(actor, icon(), frozenset(seats))
     if action == "count":
         n = data["count"]
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise InputError("expected a whole number >= 0", where=f"{where}, field 'count'")
-        return CountEvent(actor, player("target"),
-                          icon_index(_str(data["icon"], "icon"), where=f"{where}, field 'icon'"), n)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_COUNT:
+            raise InputError(f"expected a whole number from 0 to {MAX_COUNT} (no hand holds "
+                             f"more cards), got {json_kind(n)}", where=_at(where, "count"))
+        return CountEvent(actor, player(data["target"], "target"), icon(), n)
     if action == "accuse":
         correct = data["correct"]
         if not isinstance(correct, bool):
-            raise InputError("expected true or false", where=f"{where}, field 'correct'")
-        return AccuseEvent(actor, suspect_index(_str(data["suspect"], "suspect"),
-                                                where=f"{where}, field 'suspect'"), correct)
-    side = resolve(_str(data["side"], "side"), SIDES, "side", where=f"{where}, field 'side'")
-    took = data.get("took")
-    return ExchangeEvent(
-        actor, side,
-        suspect_index(_str(data["revealed"], "revealed"), where=f"{where}, field 'revealed'"),
-        None if took is None else suspect_index(_str(took, "took"), where=f"{where}, field 'took'"),
-    )
+            raise InputError(f"expected true or false, got {json_kind(correct)}",
+                             where=_at(where, "correct"))
+        return AccuseEvent(actor, card("suspect"), correct)
+    side = resolve(_string(data["side"], "a side: left or right", _at(where, "side")), SIDES,
+                   "side", where=_at(where, "side"))
+    return ExchangeEvent(actor, side, card("revealed"),
+                         None if data.get("took") is None else card("took"))
+
+
+# ----------------------------------------------------------------------------- setup
+def check_variant(value: Any, where: str = "record") -> str:
+    """The canonical variant (``standard`` or ``expert``, aliases allowed)."""
+    text = _string(value, "standard or expert", _at(where, "variant"))
+    return resolve(text, VARIANTS, "variant", where=_at(where, "variant"))
+
+
+def check_player_name(value: Any, where: str) -> str:
+    """``value`` if it is a player name by the rule of this module's docstring."""
+    name = _string(value, "a player name", where)
+    if not normalise(name):
+        raise InputError(f"a player name needs a letter or a digit, got {name!r}", where=where)
+    if len(name) > MAX_NAME:
+        raise InputError(f"a player name has at most {MAX_NAME} characters (the cap), "
+                         f"got {len(name):,}", where=where)
+    if any(b in name for b in _LINE_BREAKS):
+        raise InputError(f"a player name is one line, got {name!r}", where=where)
+    return name
+
+
+def check_players(value: Any, where: str = "record") -> list[str]:
+    """2, 3 or 4 distinct player names in seating order."""
+    place = _at(where, "players")
+    names = [check_player_name(p, place) for p in _list(value, "player names", place)]
+    if len(names) not in HAND_SIZE:
+        raise InputError(f"Sherlock 13 is played by 2, 3 or 4 players, not {len(names)}",
+                         where=place)
+    seen: dict[str, str] = {}
+    for name in names:
+        if normalise(name) in seen:
+            raise InputError(f"player names must differ: {seen[normalise(name)]!r} and "
+                             f"{name!r} are the same name to the alias rule", where=place)
+        seen[normalise(name)] = name
+    return names
+
+
+def check_me(value: Any, names: list[str], where: str = "record") -> int:
+    """My seat: ``value`` names one of ``names`` (aliases allowed)."""
+    text = _string(value, "a player name", _at(where, "me"))
+    return names.index(resolve(text, names, "player", where=_at(where, "me")))
+
+
+def check_hand(value: Any, n: int, where: str = "record") -> tuple[int, ...]:
+    """My starting hand: ``HAND_SIZE[n]`` distinct suspects (aliases allowed), in order."""
+    place = _at(where, "hand")
+    cards = tuple(suspect_index(_string(c, "a suspect name", place), where=place)
+                  for c in _list(value, "suspect names", place))
+    size = HAND_SIZE[n]
+    if len(cards) != size:
+        raise InputError(f"with {n} players a hand has {size} cards, not {len(cards)}",
+                         where=place)
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise InputError(f"a card is listed twice: {SUSPECTS[twice]}", where=place)
+    return cards
 
 
 def new_record(variant: str, names: list[str], me: str, hand: list[str], source: str = "record") -> Record:
     """An empty record after checking the setup (names, hand size, aliases resolved)."""
-    where = source
-    if not isinstance(variant, str):
-        raise InputError("expected standard or expert", where=f"{where}, field 'variant'")
-    variant = resolve(variant, VARIANTS, "variant", where=f"{where}, field 'variant'")
-    if not isinstance(names, list) or not all(isinstance(p, str) and normalise(p) for p in names):
-        raise InputError("expected a list of player names (letters or digits)",
-                         where=f"{where}, field 'players'")
-    if len(names) not in HAND_SIZE:
-        raise InputError(f"Sherlock 13 is played by 2, 3 or 4 players, not {len(names)}",
-                         where=f"{where}, field 'players'")
-    if len({normalise(p) for p in names}) != len(names):
-        raise InputError("player names must differ", where=f"{where}, field 'players'")
-    if not isinstance(me, str):
-        raise InputError("expected a player name", where=f"{where}, field 'me'")
-    seat = names.index(resolve(me, names, "player", where=f"{where}, field 'me'"))
-    if not isinstance(hand, list):
-        raise InputError("expected a list of suspect names", where=f"{where}, field 'hand'")
-    cards = tuple(suspect_index(c, where=f"{where}, field 'hand'") if isinstance(c, str)
-                  else _bad_card(c, where) for c in hand)
-    size = HAND_SIZE[len(names)]
-    if len(cards) != size:
-        raise InputError(f"with {len(names)} players a hand has {size} cards, not {len(cards)}",
-                         where=f"{where}, field 'hand'")
-    if len(set(cards)) != len(cards):
-        raise InputError("a card is listed twice", where=f"{where}, field 'hand'")
-    return Record(variant, list(names), seat, cards, source=source)
+    variant = check_variant(variant, source)
+    names = check_players(names, source)
+    seat = check_me(me, names, source)
+    return Record(variant, list(names), seat, check_hand(hand, len(names), source), source=source)
 
 
-def _bad_card(value, where):
-    raise InputError(f"expected a suspect name, got {value!r}", where=f"{where}, field 'hand'")
+def _check_game(data: dict, source: str) -> None:
+    """``InputError`` unless ``data`` says it is a Sherlock 13 record; a record of another
+    game (a Detective Story case record above all) is named as such."""
+    game = data.get("game")
+    if game == "sherlock13":
+        return
+    from deduce.models.detective_story.state import _FIELDS as STORY_FIELDS, GAME as STORY
+
+    story_only = set(STORY_FIELDS) - set(_TOP_FIELDS)
+    if game == STORY or (game is None and story_only & set(data)):
+        raise InputError("this is a Detective Story case record, not a Sherlock 13 record "
+                         "(use deduce story ...)", where=source)
+    if "game" not in data:
+        strange = [k for k in data if k not in _TOP_FIELDS]
+        if strange:
+            raise InputError(f"not a Sherlock 13 record: no field 'game' and fields it does not "
+                             f"have ({', '.join(map(repr, strange[:5]))})", where=source)
+        raise InputError('missing field (a Sherlock 13 record has "game": "sherlock13")',
+                         where=_at(source, "game"))
+    if isinstance(game, str):
+        raise InputError(f"this is a record of the game {game!r}, not a Sherlock 13 record "
+                         '(expected "sherlock13")', where=_at(source, "game"))
+    raise InputError(f'expected "sherlock13", got {json_kind(game)}', where=_at(source, "game"))
 
 
 def parse_record(data: Any, source: str = "record") -> Record:
     """A validated ``Record`` from the spec JSON (already parsed)."""
     if not isinstance(data, dict):
-        raise InputError("a record is a JSON object", where=source)
-    known = {"game", "variant", "players", "me", "hand", "events"}
+        raise InputError(f"not a Sherlock 13 record: a record is a JSON object, and this "
+                         f"file holds {json_kind(data)}", where=source)
+    _check_game(data, source)
     for key in data:
-        if key not in known:
-            raise InputError(f"unknown field (allowed: {', '.join(sorted(known))})", where=f"{source}, field {key!r}")
-    if data.get("game") != "sherlock13":
-        raise InputError("expected \"sherlock13\"", where=f"{source}, field 'game'")
+        if key not in _TOP_FIELDS:
+            raise InputError(f"unknown field (allowed: {', '.join(sorted(_TOP_FIELDS))})",
+                             where=_at(source, key))
     for key in ("variant", "players", "me", "hand"):
         if key not in data:
-            raise InputError("missing field", where=f"{source}, field {key!r}")
+            raise InputError("missing field", where=_at(source, key))
     rec = new_record(data["variant"], data["players"], data["me"], data["hand"], source=source)
-    events = data.get("events", [])
-    if not isinstance(events, list):
-        raise InputError("expected a list of events", where=f"{source}, field 'events'")
+    events = _list(data.get("events", []), "events", _at(source, "events"))
     for i, ev in enumerate(events):
         rec.add(event_from_json(ev, rec.names, where=f"{source}: event {i}"))
     return rec

@@ -3,7 +3,9 @@
 ``TableSession(path, record)`` takes lines such as ``raise Ann skull Cat`` or
 ``count Ben Dan book 1`` and returns a ``Reply``. An entry that is malformed, out of turn or
 contradicts the record is refused with the reason (for a contradiction, the conflicting
-earlier events) and the record is unchanged, in memory and on disk.
+earlier events) and the record is unchanged, in memory and on disk; so is an entry (or an
+``undo``) whose write fails (disk full, read-only folder): the session goes on. A new
+record's setup is checked one field at a time (``Setup``), after the lock is taken.
 
 Commands (names take the spec's aliases; multi-word names may be quoted or not)::
 
@@ -19,15 +21,22 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from deduce.core.errors import ContradictionError, InputError
 from deduce.core.names import normalise, resolve
 from deduce.core.limits import MAX_LINE
+from deduce.core.numbers import whole_number
 from deduce.core.records import RecordLock
 from deduce.models.sherlock13.advice import Analysis, analyze
 from deduce.models.sherlock13.cards import ICONS, SUSPECTS
 from deduce.models.sherlock13.record import (
+    MAX_COUNT,
     Record,
+    check_hand,
+    check_me,
+    check_players,
+    check_variant,
     describe_event,
     event_from_json,
     new_record,
@@ -64,38 +73,100 @@ class Reply:
     conflict: list[int] | None = None
 
 
+SETUP_FIELDS = ("variant", "players", "me", "hand")
+
+
+def split_list(value) -> list[str]:
+    """A list as typed: ``"Ann, Ben,Cat"`` -> ``["Ann", "Ben", "Cat"]`` (a list is kept)."""
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return list(value)
+
+
+class Setup:
+    """A new record's setup, checked one field at a time in ``SETUP_FIELDS`` order (the
+    checks of ``record.check_*``), so each answer is refused as it is given."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.variant: str | None = None
+        self.names: list[str] | None = None
+        self.me: int | None = None
+        self.hand: tuple[int, ...] | None = None
+
+    def set(self, key: str, value) -> object:
+        """Check ``value`` (text as typed, or a list) for field ``key`` and keep it; the
+        checked value, or ``InputError`` naming the field."""
+        where = self.source
+        if key == "variant":
+            self.variant = check_variant(value, where)
+            return self.variant
+        if key == "players":
+            self.names = check_players(split_list(value), where)
+            return self.names
+        if key == "me":
+            self.me = check_me(value, self.names, where)
+            return self.me
+        self.hand = check_hand(split_list(value), len(self.names), where)
+        return self.hand
+
+    def record(self) -> Record:
+        return Record(self.variant, list(self.names), self.me, self.hand, source=self.source)
+
+
 class TableSession:
     """A live session on one record, holding the record's lock (``core.records.RecordLock``)
     from ``open`` to ``close`` so no second session can write it meanwhile. Use it as a
     context manager, or call ``close()``."""
 
-    def __init__(self, path: str | Path, record: Record, lock: RecordLock):
+    def __init__(self, path: str | Path, record: Record, lock: RecordLock, created: bool = False):
         self.path = Path(path)
         self.record = record
         self.lock = lock
+        self.created = created  # True if ``open`` created the record
 
     @classmethod
-    def open(cls, path: str | Path, *, variant=None, players=None, me=None, hand=None) -> "TableSession":
+    def open(cls, path: str | Path, *, variant=None, players=None, me=None, hand=None,
+             ask: Callable[[str, "Setup"], None] | None = None) -> "TableSession":
         """Lock ``path`` (``InputError`` at once if another session holds it), then load it
-        (``ContradictionError`` if no world fits it), or create it from the setup options
-        if it does not exist."""
+        (``ContradictionError`` if no world fits it), or create it if it does not exist.
+
+        A new record's setup comes from the options (``players`` and ``hand``: lists, or
+        text with commas), each checked as given; with ``ask``, every option left out is
+        asked for, with the lock already held: ``ask(field, setup)`` must ask until
+        ``setup.set(field, answer)`` accepts an answer. Without ``ask`` a missing option is
+        an ``InputError`` naming them all. A path that exists but is not a regular file, or
+        a new record in a folder that does not exist, is refused before anything else."""
+        from deduce.core.records import read_bytes
         from deduce.models.sherlock13.record import load_record
 
         p = Path(path)
+        if p.exists() and not p.is_file():
+            read_bytes(p)  # refuses it: only regular files are read
+        if not p.exists() and not p.parent.is_dir():
+            under_file = any(q.is_file() for q in (p.parent, *p.parent.parents))
+            raise InputError("cannot create the record: " + ("a path in it is a file, not a folder"
+                             if under_file else "its folder does not exist"), where=str(p))
         lock = RecordLock(p)
         try:
             if p.exists():
                 session = cls(p, load_record(p), lock)
                 session.analysis()
                 return session
-            missing = [k for k, v in (("variant", variant), ("players", players), ("me", me),
-                                      ("hand", hand)) if not v]
-            if missing:
+            given = dict(variant=variant, players=players, me=me, hand=hand)
+            missing = [k for k in SETUP_FIELDS if given[k] in (None, "", [])]
+            if missing and ask is None:
                 raise InputError("the record does not exist yet: give "
                                  f"{', '.join('--' + m for m in missing)}", where=str(p))
-            rec = new_record(variant, list(players), me, list(hand), source=str(p))
+            setup = Setup(str(p))
+            for key in SETUP_FIELDS:
+                if key in missing:
+                    ask(key, setup)
+                else:
+                    setup.set(key, given[key])
+            rec = setup.record()
             rec.save(p)
-            return cls(p, rec, lock)
+            return cls(p, rec, lock, created=True)
         except BaseException:
             lock.release()
             raise
@@ -204,11 +275,9 @@ class TableSession:
             icon, rest = _take_icon(args[1:])
             return {"actor": args[0], "action": "raise", "icon": icon, "raised": rest}
         if word == "count":
-            n = args[-1]
-            if not n.isdigit():
-                raise InputError(f"usage: {usage} (N is a whole number, got {n!r})")
+            n = whole_number(args[-1], 0, MAX_COUNT, "N (a count)", where=usage)
             return {"actor": args[0], "action": "count", "target": args[1],
-                    "icon": " ".join(args[2:-1]), "count": int(n)}
+                    "icon": " ".join(args[2:-1]), "count": n}
         if word == "accuse":
             verdict = resolve(args[-1], ("right", "wrong"), "verdict")
             return {"actor": args[0], "action": "accuse", "suspect": " ".join(args[1:-1]),
@@ -227,20 +296,35 @@ def _take_icon(tokens: list[str]) -> tuple[str, list[str]]:
     return tokens[0], tokens[1:]
 
 
+#: no alias of a suspect is longer, once normalised, than the longest canonical name
+_LONGEST_SUSPECT = max(len(normalise(s)) for s in SUSPECTS)
+
+
 def _split_cards(tokens: list[str]) -> tuple[str, str | None]:
-    """One or two suspect names from words (``Mary Morstan Sherlock Holmes``)."""
+    """One or two suspect names from words (``Mary Morstan Sherlock Holmes``).
+
+    Words that cannot be one name (no letter or digit, more letters and digits than
+    ``_LONGEST_SUSPECT``, or more words than that) are never looked up, so a line of any
+    length costs at most a few dozen short lookups."""
+    from itertools import accumulate
+
     from deduce.models.sherlock13.cards import suspect_index
 
-    def ok(words):
+    upto = [0, *accumulate(len(normalise(t)) for t in tokens)]  # letters in tokens[:i]
+
+    def ok(lo: int, hi: int) -> bool:
+        if not 0 < upto[hi] - upto[lo] <= _LONGEST_SUSPECT or hi - lo > _LONGEST_SUSPECT:
+            return False
         try:
-            suspect_index(" ".join(words))
+            suspect_index(" ".join(tokens[lo:hi]))
             return True
         except InputError:
             return False
 
-    if ok(tokens) or len(tokens) == 1:
+    n = len(tokens)
+    if n == 1 or ok(0, n):
         return " ".join(tokens), None  # a single bad name: the parser names it
-    splits = [i for i in range(1, len(tokens)) if ok(tokens[:i]) and ok(tokens[i:])]
+    splits = [i for i in range(1, n) if ok(0, i) and ok(i, n)]
     if len(splits) == 1:
         i = splits[0]
         return " ".join(tokens[:i]), " ".join(tokens[i:])
