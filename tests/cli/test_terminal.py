@@ -268,8 +268,8 @@ def test_s13_analyze_looks_the_same_on_a_terminal_and_through_a_pipe(tmp_path):
            "│   ✗    │  ✔ 100%  │" in shown
     assert "Criminal (2 consistent worlds, 0.00 bits left)" in shown
     assert "│ Inspector Hopkins │ 1.000 │ ██████████████████████████████ │" in shown
-    assert shown[-2:] == ["No suggestions: I have no next turn.",
-                          "Accuse Inspector Hopkins now: certain."]
+    assert shown[-1] == "No questions: I have no next turn (the game is over: Dan wins)."
+    assert not any(line.startswith("Accus") for line in shown)  # no accuse advice: game over
 
 
 def test_demo_compact_looks_the_same_on_a_terminal_and_through_a_pipe(tmp_path):
@@ -286,8 +286,9 @@ def test_demo_compact_looks_the_same_on_a_terminal_and_through_a_pipe(tmp_path):
 def test_the_full_demo_ends_on_a_terminal(tmp_path):
     shown, _ = on_terminal(["demo"], tmp_path)
     assert shown.count("Game over: Dan wins.") == 1
-    assert shown[-2:] == ["No suggestions: I have no next turn.",
-                          "Accuse Inspector Hopkins now: certain."]
+    assert shown[-1] == "No questions: I have no next turn (the game is over: Dan wins)."
+    last_step = shown[shown.index("Game over: Dan wins."):]
+    assert not any(line.startswith("Accus") for line in last_step)  # no advice: game over
 
 
 def test_case_explain_bar_on_a_terminal_none_through_a_pipe(tmp_path):
@@ -370,7 +371,7 @@ def test_s13_table_on_a_terminal_asks_for_a_new_record_then_plays(tmp_path):
     assert child.match[1] == "Ann" and events(path) == 0  # created before the first entry
     assert say(child, "raise Ann skull Cat", TURN) == ["raise Ann skull Cat"] + RAISED
     assert child.match[1] == "Ben" and events(path) == 1  # saved before the ok
-    shown = say(child, "count Ann Ben skull 9", TURN)  # refused: the session goes on
+    shown = say(child, "count Ann Ben skull 1", TURN)  # refused: the session goes on
     assert len(shown) == 2 and shown[1].startswith("refused: ")
     assert shown[1].endswith("out of turn: Ann acted but it is Ben's turn")
     assert child.match[1] == "Ben" and events(path) == 1  # the record as it was
@@ -409,7 +410,7 @@ def test_s13_table_through_a_pipe_answers_line_by_line(tmp_path):
     setup = ["--variant", "standard", "--players", "Ann,Ben,Cat,Dan", "--me", "Ann",
              "--hand", "sherlock,hudson,baynes"]
     res = through_pipes(["s13", "table", "new.json", *setup], tmp_path,
-                        "raise Ann skull Cat\ncount Ann Ben skull 9\nbest\nundo\nquit\n")
+                        "raise Ann skull Cat\ncount Ann Ben skull 1\nbest\nundo\nquit\n")
     clean(res.stdout + res.stderr)
     assert res.returncode == 2  # that of the first refusal
     lines = [line.rstrip() for line in res.stdout.splitlines()]
