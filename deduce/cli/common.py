@@ -36,7 +36,7 @@ def one_line(text: str) -> str:
     >>> one_line("x contradicts the record:\\n  event 0: a\\n  event 3: b")
     'x contradicts the record: event 0: a; event 3: b'
     """
-    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    lines = [line.strip() for line in str(text).split("\n") if line.strip()]  # not at \r
     return " ".join(lines[:1] + ["; ".join(lines[1:])] if len(lines) > 1 else lines)
 
 
