@@ -246,12 +246,15 @@ def _parse_roll(text: str) -> tuple[str, int]:
     from deduce.core.names import resolve
     from deduce.models.detective_story import tables as T
 
+    from deduce.core.numbers import whole_number
+
     name, sep, value = text.partition("=")
-    if not sep or not value.strip().isdigit():
-        raise InputError(f"expected ACTION=N such as investigate=7, got {text!r}", where="--roll")
+    if not sep:
+        raise InputError(f"expected ACTION=N such as investigate=7, got {literal(text)!r}",
+                         where="--roll")
     action = resolve(name, list(T.ACTION_TABLES), "action with a 2d6 table", where="--roll",
                      aliases={"arrest": T.ATTEMPT_ARREST, "seek": T.SEEK})
-    return action, int(value)
+    return action, whole_number(value, 2, 12, "the natural 2d6 total", where="--roll")
 
 
 @story.command()
@@ -797,11 +800,14 @@ def _parse_split(text: str) -> tuple[int, int, int]:
     from deduce.core.errors import InputError
     from deduce.models.detective_story import tables as T
 
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise InputError(f"expected BRAINS,BRAWN,BRAVERY such as 2,1,1, got {text!r}",
+    from deduce.core.numbers import whole_number
+
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise InputError(f"expected BRAINS,BRAWN,BRAVERY such as 2,1,1, got {literal(text)!r}",
                          where="--split")
-    split = tuple(int(p) for p in parts)
+    split = tuple(whole_number(p, 0, T.FRIEND_QUALITY_POINTS, f"the {q} points", where="--split")
+                  for p, q in zip(parts, ("Brains", "Brawn", "Bravery")))
     if sum(split) != T.FRIEND_QUALITY_POINTS:
         raise InputError(f"the points must add up to {T.FRIEND_QUALITY_POINTS}, got {sum(split)}",
                          where="--split")

@@ -28,6 +28,7 @@ from typing import Callable, NamedTuple
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
+from deduce.core.numbers import whole_number
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
@@ -81,10 +82,10 @@ class Answers:
 
 
 def _total(text: str, low: int = 2, high: int = 12) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        what = "a die face" if (low, high) == (1, 6) else "a number" if low == 1 else "a dice total"
-        raise InputError(f"expected {what} {low}-{high}, got {text!r}")
-    return int(text)
+    """A die face or a dice total typed by the player (``core.numbers``: decimal digits of
+    any script), from ``low`` to ``high``."""
+    what = "a die face" if (low, high) == (1, 6) else "a number" if low == 1 else "a dice total"
+    return whole_number(text, low, high, what)
 
 
 _KEEP = ("keep", "k", "no", "n")
