@@ -54,9 +54,10 @@ def story() -> None:
 
 
 def _load(record_file: str, data_dir: str | None):
+    """The case record in FILE, checked against its campaign (``--data``, else the
+    record's ``data`` folder, else the shipped campaign)."""
     from deduce.core.records import read_json
-    from deduce.models.detective_story.data import load_campaign
-    from deduce.models.detective_story.state import parse_record
+    from deduce.models.detective_story.state import parse_record, record_campaign
 
     raw = read_json(record_file)
     if isinstance(raw, dict) and raw.get("phase") == "between":
@@ -65,9 +66,7 @@ def _load(record_file: str, data_dir: str | None):
         raise InputError("field 'phase': the record is between cases (its case was closed by "
                          "'deduce story end'): spend its SM with 'deduce story spend' or start "
                          "the next case with 'deduce story next'", where=record_file, field="phase")
-    folder = data_dir or (raw.get("data") if isinstance(raw, dict) else None)
-    data = load_campaign(folder)
-    return parse_record(raw, record_file, data)
+    return parse_record(raw, record_file, record_campaign(raw, record_file, data_dir))
 
 
 def _warn(data) -> None:
@@ -495,10 +494,12 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data
     if from_file:
         from deduce.core.records import read_json
 
+        from deduce.models.detective_story.state import data_folder
+
         cf = _load(from_file, data_dir)
         _warn(cf.data)
         record = read_json(from_file)
-        data_dir = data_dir or record.get("data")
+        data_dir = data_dir or data_folder(record, from_file)
     summary = run_selfplay(policy, cases, seed, record, data_dir, adventure, workers,
                            progress=_progress, scheduler=scheduler)
     summary["from"] = from_file
@@ -551,10 +552,10 @@ def _load_between(record_file: str, data_dir: str | None):
     """The raw record between cases in FILE and its campaign data (both checked)."""
     from deduce.core.records import read_json
     from deduce.models.detective_story.campaign import check_between
-    from deduce.models.detective_story.data import load_campaign
+    from deduce.models.detective_story.state import record_campaign
 
     raw = read_json(record_file)
-    data = load_campaign(data_dir or (raw.get("data") if isinstance(raw, dict) else None))
+    data = record_campaign(raw, record_file, data_dir)
     _warn(data)
     return check_between(raw, record_file, data), data
 
@@ -758,7 +759,7 @@ def spend_trait(record_file: str, who: str, trait: str, data_dir, as_json: bool)
         after = C.spend_trait(raw, who, name)
     except InputError as exc:
         raise _at(record_file, exc, {"trait": f"{who}.traits", "who": who}) from None
-    lv = raw[who]["traits"].get(name, 0)
+    lv = raw[who].get("traits", {}).get(name, 0)
     _spent(record_file, raw, after, "trait", f"{who.capitalize()} {name} {lv} -> {lv + 1}",
            as_json, who=who, trait=name, **{"from": lv, "to": lv + 1})
 

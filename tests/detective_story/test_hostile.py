@@ -88,3 +88,199 @@ def test_split_option_reads_numbers_by_the_same_rule(late_tiny):
               "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["friend"]["brawn"] == 6 + 2
+
+
+# ----------------------------------------------------------------------------- 2. data files
+def _paths(obj, prefix=()):
+    """Every place in a parsed document (dict keys and list indices), outermost first."""
+    if isinstance(obj, dict):
+        items = obj.items()
+    elif isinstance(obj, list):
+        items = enumerate(obj)
+    else:
+        return
+    for k, v in items:
+        yield prefix + (k,)
+        yield from _paths(v, prefix + (k,))
+
+
+def _with(doc, path, value):
+    """A deep copy of ``doc`` with ``value`` at ``path``."""
+    import copy
+
+    doc = copy.deepcopy(doc)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return doc
+
+
+#: one value of every TOML type (datetimes included)
+TOML_VALUES = [True, 7, 1.5, "x", [1], {"a": 1}, __import__("datetime").date(2020, 1, 2)]
+
+
+def test_every_field_of_every_data_file_with_every_wrong_type():
+    """Each place of each file of a campaign given a value of each TOML type: loaded, or
+    refused with InputError naming the file and the field (never another exception)."""
+    import tomllib
+
+    from deduce.models.detective_story.data import parse_campaign
+
+    docs = [(name, tomllib.loads(text)) for name, text in TINY.items()]
+    tried = 0
+    for f, (name, doc) in enumerate(docs):
+        for path in list(_paths(doc)):
+            key = [k for k in path if isinstance(k, str)][-1]
+            for value in TOML_VALUES:
+                changed = list(docs)
+                changed[f] = (name, _with(doc, path, value))
+                tried += 1
+                try:
+                    parse_campaign(changed, "fuzzed")
+                except InputError as exc:
+                    assert name in str(exc) or "campaign" in str(exc), (path, value, str(exc))
+                    assert key in str(exc) or key == "id", (path, value, str(exc))
+    assert tried > 1000
+
+
+def test_campaign_files_are_read_by_the_safe_reader(tmp_path):
+    files = dict(TINY)
+    folder = write_campaign(tmp_path / "bom", files)
+    (folder / "campaign.toml").write_bytes(b"\xef\xbb\xbf" + TINY["campaign.toml"].encode())
+    assert run("story", "list", "--data", folder, "--json").exit_code == 0  # a BOM is fine
+    (folder / "big.toml").write_text("# " + "x" * (4 * 1024 * 1024) + "\n")
+    refused(run("story", "list", "--data", folder), "big.toml",
+            "more than the cap of 4,194,304 bytes")
+    (folder / "big.toml").write_text("n = 1" + "0" * 5000 + "\n")
+    refused(run("story", "list", "--data", folder), "big.toml", "integer-string limit")
+    (folder / "big.toml").write_text("n = " + "[" * 70 + "]" * 70 + "\n")
+    refused(run("story", "list", "--data", folder), "big.toml", "cap of 64 levels")
+    (folder / "big.toml").unlink()
+    (folder / "pipe.toml").mkdir()
+    refused(run("story", "list", "--data", folder), "pipe.toml", "a folder")
+
+
+def test_data_folder_must_be_a_folder_of_a_few_toml_files(tmp_path):
+    import os
+
+    from deduce.models.detective_story.data import MAX_CAMPAIGN_FILES
+
+    (tmp_path / "file.toml").write_text(TINY["campaign.toml"])
+    refused(run("story", "list", "--data", tmp_path / "file.toml"), "file.toml")
+    os.mkfifo(tmp_path / "fifo")
+    refused(run("story", "list", "--data", tmp_path / "fifo"), "fifo",
+            "expected a campaign folder of *.toml files, but it is a FIFO")
+    (tmp_path / "empty").mkdir()
+    refused(run("story", "list", "--data", tmp_path / "empty"), "empty", "no *.toml files")
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(10_000):
+        os.close(os.open(many / f"f{i:05}.toml", os.O_CREAT | os.O_WRONLY))
+    refused(run("story", "list", "--data", many), str(many),
+            f"more than the cap of {MAX_CAMPAIGN_FILES} *.toml files")
+    # the record's own data folder: the same checks, the record's field named
+    case = tmp_path / "case.json"
+    assert run("story", "new", "--adventure", "a001", "--seed", 7, case).exit_code == 0
+    rec = json.loads(case.read_text())
+    for value, words in ((str(tmp_path / "fifo"), ["field 'data'", "FIFO"]),
+                         (str(tmp_path / "nowhere"), ["field 'data'", "no such folder"]),
+                         (7, ["field 'data'", "expected the campaign folder"])):
+        case.write_text(json.dumps(dict(rec, data=value)))
+        refused(run("story", "state", case), str(case), *words)
+
+
+# ----------------------------------------------------------------------------- 2. the record
+#: one value of every JSON type
+JSON_VALUES = [None, True, 0, -3, 1.5, "x", "", [], [1], {}, {"a": 1}]
+
+
+def _late_record(data) -> dict:
+    """A late record of the shipped a001 with every field in use (bonus, location, an Ally,
+    a Friend, a closed channel, visited, gone)."""
+    from deduce.models.detective_story.campaign import new_record
+
+    rec = new_record(data, "a001", seed=7)
+    rec.update(turn=11, villain="c201", motive=1, sm=1, luck=2, clue_found=True,
+               bonus={"action": "Investigate", "value": 1}, location="m430",
+               allies=[{"id": "m404", "wounded": False, "addiction": 0, "madness": 0}],
+               friends=[{"id": "m404", "brains": 7, "brawn": 8, "bravery": 8,
+                         "traits": {"Aware": 1}}],
+               seek_closed=["Charisma"], gone=["m410"], visited=["m430"], ruled_out=["c202"])
+    return rec
+
+
+def test_every_field_of_the_record_with_every_wrong_json_type(shipped):
+    """Every place of a case record (data, bonus, location and log included) given a value
+    of each JSON type, or removed: the record loads (and is rewritten), or InputError
+    names the file and the field."""
+    from deduce.models.detective_story.state import case_to_record, parse_record, record_campaign
+
+    rec = _late_record(shipped)
+    case_to_record(parse_record(rec, "case.json", shipped), parse_record(rec, "r", shipped).case)
+    for path in list(_paths(rec)):
+        for value in JSON_VALUES + [...]:
+            bad = _with(rec, path, value)
+            if value is ...:
+                parent = bad
+                for key in path[:-1]:
+                    parent = parent[key]
+                del parent[path[-1]]
+            try:
+                data = shipped if path[0] != "data" else record_campaign(bad, "case.json")
+                cf = parse_record(bad, "case.json", data)
+                case_to_record(cf, cf.case, log=["a line"])
+            except InputError as exc:
+                assert str(exc).startswith("case.json: field '"), (path, value, str(exc))
+                named = {"villain": ("villain", "motive")}.get(path[0], (path[0],))
+                assert any(str(exc).startswith(f"case.json: field '{n}") for n in named), \
+                    (path, value, str(exc))
+
+
+def test_every_field_of_a_record_between_cases_with_every_wrong_json_type(shipped):
+    """The same for a record between cases, then every purchase and the next case."""
+    import random
+
+    from deduce.models.detective_story import campaign as C
+    from deduce.models.detective_story.state import parse_record
+
+    cf = parse_record(_late_record(shipped), "r", shipped)
+    rec, _ = C.close_case(cf, cf.case._replace(outcome="arrested", sm=20), random.Random(1))
+    uses = [lambda r: C.spend_quality(r, "holmes", "Brains"),
+            lambda r: C.spend_trait(r, "watson", "Science"),
+            lambda r: C.spend_equipment(r, shipped, random.Random(1)),
+            lambda r: C.spend_friend(r, shipped, "m404", (1, 2, 1), "m404"),
+            lambda r: C.next_record(r, shipped, "a001", 3)]
+    for path in list(_paths(rec)):
+        for value in JSON_VALUES:
+            try:
+                checked = C.check_between(_with(rec, path, value), "case.json", shipped)
+            except InputError as exc:
+                assert str(exc).startswith("case.json: field '"), (path, value, str(exc))
+                continue
+            for use in uses:
+                try:
+                    use(checked)
+                except InputError:
+                    pass
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("log", 5, ["field 'log'", "expected a list"]),
+    ("log", ["ok", 5], ["field 'log[1]'", "expected a string"]),
+    ("data", 7, ["field 'data'"]),
+    ("bonus", "x", ["field 'bonus'", "expected an object or null"]),
+    ("bonus", {"action": 5, "value": 1}, ["field 'bonus.action'", "expected a string"]),
+    ("location", [1], ["field 'location'", "expected a string or null"]),
+    ("seed", "x", ["field 'seed'", "expected an integer or null"]),
+    ("allies", [{"id": 7}], ["field 'allies[0].id'", "expected a string"]),
+    ("ruled_out", [[1]], ["field 'ruled_out[0]'", "expected a villain (a string)"]),
+    ("inspector", {"status": "lestrade", "when": 1}, ["field 'inspector.when'", "unknown field"]),
+])
+def test_wrong_record_fields_through_the_cli(fresh, field, value, words):
+    rec = json.loads(fresh.read_text())
+    fresh.write_text(json.dumps(dict(rec, **{field: value})))
+    before = fresh.read_bytes()
+    for args in (["state", fresh], ["turn", fresh, "wait", "-a", "2"]):
+        refused(run("story", *args), str(fresh), *words)
+    assert fresh.read_bytes() == before

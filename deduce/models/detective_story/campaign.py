@@ -27,7 +27,7 @@ import random
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.data import Data
+from deduce.models.detective_story.data import Data, shown
 from deduce.models.detective_story.state import (
     GAME,
     HOLMES_KILLED,
@@ -187,8 +187,8 @@ def _between(rec: dict) -> None:
 
 
 def check_between(raw, where: str, data: Data) -> dict:
-    """``raw`` if it is a well-formed record between cases, else ``InputError`` naming
-    ``where`` and the field. The sheets, friends, equipment and the rest are checked by
+    """``raw``, its names made canonical, if it is a well-formed record between cases, else
+    ``InputError`` naming ``where`` and the field. The sheets, friends, equipment and the rest are checked by
     ``parse_record`` on a copy with the closed case's own fields cleared."""
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object (a case record)", where=where)
@@ -206,15 +206,23 @@ def check_between(raw, where: str, data: Data) -> dict:
                          f"got {raw.get('outcome')!r}", where=where, field="outcome")
     ruled = raw.get("ruled_out", [])
     if not isinstance(ruled, list):
-        raise InputError(f"field 'ruled_out': expected list, got {ruled!r}", where=where,
+        raise InputError(f"field 'ruled_out': expected a list, got {shown(ruled)}", where=where,
                          field="ruled_out")
     for i, v in enumerate(ruled):
-        resolve(v if isinstance(v, str) else repr(v), list(data.villains), "villain",
-                where=f"{where}: field 'ruled_out[{i}]'")
+        if not isinstance(v, str):
+            raise InputError(f"field 'ruled_out[{i}]': expected a villain (a string), got "
+                             f"{shown(v)}", where=where, field=f"ruled_out[{i}]")
+    ruled = sorted({resolve(v, list(data.villains), "villain",
+                            where=f"{where}: field 'ruled_out[{i}]'") for i, v in enumerate(ruled)})
+    case_fields = ("phase", "outcome", "villain", "motive", "villain_meetings", "watson_here")
     probe = dict(raw, phase="action", outcome=None, villain=None, motive=None,
                  villain_meetings=0, watson_here=False, ruled_out=[])
-    parse_record(probe, where, data)
-    return raw
+    checked = dict(parse_record(probe, where, data).record, ruled_out=ruled)
+    for key in case_fields:  # the closed case's own fields, as they were
+        checked.pop(key, None)
+        if key in raw:
+            checked[key] = raw[key]
+    return checked
 
 
 def _pay(rec: dict, cost: int, what: str) -> None:
@@ -251,7 +259,7 @@ def spend_trait(rec: dict, who: str, trait: str) -> dict:
     if who == "holmes" and name == "Medicine":
         raise InputError("Holmes may never choose Medicine (R003)", field="trait")
     sheet = _who(rec, who)
-    level = sheet["traits"].get(name, 0)
+    level = sheet.setdefault("traits", {}).get(name, 0)
     if level >= T.MAX_TRAIT:
         raise InputError(f"{name} is already {T.MAX_TRAIT} (R010)", field="trait")
     _pay(rec, T.TRAIT_COST[level], f"{name} {level}->{level + 1}")

@@ -138,8 +138,8 @@ class Told:
         """The outcome of the d6 face the player rolled (faces of outcomes not possible
         now, such as a ruled-out Villain, are rolled again)."""
         groups: dict = {}
-        for f, x in enumerate(faces, start=1):
-            groups.setdefault(x, (x, []))[1].append(f)
+        for f, x in enumerate(faces, start=1):  # a paragraph's effects: by identity (shared)
+            groups.setdefault(("effects", id(x)) if isinstance(x, tuple) else x, (x, []))[1].append(f)
         shown = "; ".join(f"{_faces(fs)}: {self._name(x)}" for x, fs in groups.values()
                           if x in outcomes)
         q = Question(f"1d6, {label}", shown)
