@@ -284,3 +284,111 @@ def test_wrong_record_fields_through_the_cli(fresh, field, value, words):
     for args in (["state", fresh], ["turn", fresh, "wait", "-a", "2"]):
         refused(run("story", *args), str(fresh), *words)
     assert fresh.read_bytes() == before
+
+
+# ----------------------------------------------------------------------------- 3. nesting
+def _nested(levels: int) -> str:
+    """The effects of a paragraph nested ``levels`` deep, a d6 and a test by turns: the d6's
+    faces 1-3 go a level deeper (one list for the three faces) and 4-6 give +2 SM; the
+    test's pass goes deeper and its fail costs 1 Luck; the innermost gives +1 SM. Copied
+    out face by face, it would be about 3 ** (levels / 2) lists."""
+    inner = "[{ sm = 1 }]"
+    for k in range(levels - 1, 0, -1):
+        inner = (f'[{{ d6 = {{ "1-3" = {inner}, "4-6" = [{{ sm = 2 }}] }} }}]' if k % 2 else
+                 f'[{{ test = "Bravery", pass = {inner}, fail = [{{ luck = -1 }}] }}]')
+    return inner
+
+
+def _six_ways(levels: int) -> str:
+    """A d6 of d6s ``levels`` deep, every face of each the next level: 6 ** (levels - 1)
+    lists copied out."""
+    inner = "[{ sm = 1 }]"
+    for _ in range(levels - 1):
+        inner = f'[{{ d6 = {{ "1-6" = {inner} }} }}]'
+    return inner
+
+
+def _nested_campaign(tmp_path, levels: int, effects=_nested):
+    files = dict(TINY)
+    files["memoirs.toml"] = TINY["memoirs.toml"].replace(
+        'title = "Violin"\neffects = [{ luck = 1 }]',
+        f'title = "Violin"\neffects = {effects(levels)}')
+    return write_campaign(tmp_path / f"{effects.__name__}{levels}", files)
+
+
+def _reachable(effects) -> set[int]:
+    """The ids of every effect and effect list reachable from ``effects``."""
+    from deduce.models.detective_story import effects as fx
+
+    seen, stack = set(), [effects]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, tuple):
+            stack.extend(x)
+        elif isinstance(x, fx.D6):
+            stack.extend(x.faces)
+        elif isinstance(x, (fx.Test, fx.Require)):
+            stack.extend((x.passed, x.failed))
+    return seen
+
+
+def test_nested_effects_at_the_cap_are_parsed_once_and_shared(tmp_path):
+    from deduce.models.detective_story import effects as fx
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story.data import MAX_EFFECT_DEPTH, load_campaign
+    from deduce.models.detective_story.live import Answers, Told
+    from deduce.models.detective_story.state import parse_record
+
+    data = load_campaign(_nested_campaign(tmp_path, MAX_EFFECT_DEPTH))
+    effects = data.paragraphs["m440"].effects
+    # linear: per level its list and its d6 or test (15 levels), the innermost [+1 SM]
+    # (the same object as every other [{ sm = 1 }] of the campaign), and the shared
+    # [+2 SM] and [-1 Luck] branches (a list and an effect each)
+    assert len(_reachable(effects)) == 2 * (MAX_EFFECT_DEPTH - 1) + 2 + 4
+    level, plus_two, minus_one = effects, set(), set()
+    for _ in range(MAX_EFFECT_DEPTH - 1):
+        e = level[0]
+        if isinstance(e, fx.D6):
+            assert e.faces[0] is e.faces[1] is e.faces[2] and e.faces[3] is e.faces[4] is e.faces[5]
+            plus_two.add(id(e.faces[3]))
+            level = e.faces[0]
+        else:
+            minus_one.add(id(e.failed))
+            level = e.passed
+    assert len(plus_two) == len(minus_one) == 1  # identical subtrees are one object
+    assert level is data.paragraphs["m450"].effects  # [{ sm = 1 }] anywhere: one object
+    # a player reading it: a face or pass per level, then +1 SM; or a 4 at once: +2 SM
+    cf = parse_record(_tiny_record(data), "r", data)
+    end = lambda w, c: c  # noqa: E731
+    w = Told(cf.ctx, Answers(["1", "pass"] * (MAX_EFFECT_DEPTH // 2)))
+    assert E.run_effects(w, cf.ctx, cf.case, effects, end).sm == 1
+    assert len(w.answers.used) == MAX_EFFECT_DEPTH - 1
+    w = Told(cf.ctx, Answers(["3", "fail"]))
+    assert E.run_effects(w, cf.ctx, cf.case, effects, end).luck == cf.case.luck - 1
+    w = Told(cf.ctx, Answers(["4"]))
+    assert E.run_effects(w, cf.ctx, cf.case, effects, end).sm == 2
+    assert w.answers.used[0]["question"] == "1d6, the paragraph's d6"
+    # a d6 of d6s: 6 ** 15 lists copied out; here a list and a d6 per level, no question
+    data = load_campaign(_nested_campaign(tmp_path, MAX_EFFECT_DEPTH, _six_ways))
+    effects = data.paragraphs["m440"].effects
+    assert len(_reachable(effects)) == 2 * (MAX_EFFECT_DEPTH - 1) + 2
+    w = Told(cf.ctx, Answers([]))
+    assert E.run_effects(w, cf.ctx, cf.case, effects, end).sm == 1
+
+
+def _tiny_record(data) -> dict:
+    from deduce.models.detective_story.campaign import new_record
+
+    return new_record(data, "a001", seed=2)
+
+
+def test_effects_nested_past_the_cap_are_refused_naming_the_cap(tmp_path):
+    from deduce.models.detective_story.data import MAX_EFFECT_DEPTH
+
+    folder = _nested_campaign(tmp_path, MAX_EFFECT_DEPTH + 1)
+    refused(run("story", "list", "--data", folder), "memoirs.toml", "m440",
+            f"effects nested too deeply: more than the cap of {MAX_EFFECT_DEPTH} levels",
+            "effects[0].d6.1-3[0]")
