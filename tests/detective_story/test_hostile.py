@@ -392,3 +392,193 @@ def test_effects_nested_past_the_cap_are_refused_naming_the_cap(tmp_path):
     refused(run("story", "list", "--data", folder), "memoirs.toml", "m440",
             f"effects nested too deeply: more than the cap of {MAX_EFFECT_DEPTH} levels",
             "effects[0].d6.1-3[0]")
+
+
+# ----------------------------------------------------------------------------- 4. names
+def _hostile_campaign(folder):
+    """The tiny campaign with console markup and control characters in every name: the
+    campaign, the Adventure, a Villain and a Motive, paragraph titles, a character."""
+    files = dict(TINY)
+    for name, old, new in [
+            ("campaign.toml", 'name = "A tiny test campaign"', r'name = "Camp [/bad] \u001b[31mred"'),
+            ("adventures.toml", 'name = "The Test Case"', r'name = "The [bold]Test[/] Case \u001b[2J"'),
+            ("casebook.toml", 'name = "The Forger"', r'name = "The [/bad] Forger"'),
+            ("casebook.toml", 'text = "money"', r'text = "money [/m]"'),
+            ("memoirs.toml", 'title = "The docks"', r'title = "[red]Docks[/] \u0007"'),
+            ("memoirs.toml", 'title = "Revolver"', r'title = "Revolver [link=x]"'),
+            ("memoirs.toml", 'name = "Inspector"', r'name = "Insp[/]ector"')]:
+        assert old in files[name], old
+        files[name] = files[name].replace(old, new)
+    return write_campaign(folder, files)
+
+
+def literal_output(res, *shown) -> None:
+    """Exit 0, every text in ``shown`` in the output as written, no raw control character."""
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.output.split())  # lines wrapped at the console's width joined
+    for text in shown:
+        assert text in flat, (text, res.output)
+    assert "\x1b" not in res.output and "\x07" not in res.output
+
+
+def test_names_with_markup_and_control_characters_are_shown_literally(tmp_path):
+    data = _hostile_campaign(tmp_path / "camp [/bad] \x1b[1m")
+    adventure = ["[bold]Test[/]", "\\x1b[2J"]
+    literal_output(run("story", "list", "--data", data), "Camp [/bad] \\x1b[31mred", *adventure)
+    case = tmp_path / "[bold]case \x1b[1m.json"
+    literal_output(run("story", "new", "--data", data, "--adventure", "a001", "--seed", 2, case),
+                   "[bold]case \\x1b[1m.json", *adventure)
+    rec = json.loads(case.read_text())
+    assert "\x1b[2J" in rec["log"][0]  # the record keeps the raw names
+    rec.update(turn=11, villain="c201", sm=1, luck=2, clue_found=True, equipment=["m413"])
+    case.write_text(json.dumps(rec))
+    literal_output(run("story", "state", case), "The [/bad] Forger", *adventure)
+    literal_output(run("story", "advise", case), "Turn 11")
+    # Investigate 7+1: a Location event, the docks: a Bravery test; a quiet Encounter Matrix
+    literal_output(run("story", "turn", case, "investigate", "-a", "7", "-a", "pass", "-a", "2"),
+                   "read m430 ([red]Docks[/] \\x07)")
+    literal_output(run("story", "table", case, input="investigate\n7\nkeep\npass\n2\nquit\n"),
+                   "[red]Docks[/] \\x07", "Turn 12")
+    rec = json.loads(case.read_text())
+    rec.update(outcome="arrested", motive=1, sm=12, allies=[{"id": "m404"}])
+    case.write_text(json.dumps(rec))
+    literal_output(run("story", "end", case, "--seed", 1), *adventure)
+    literal_output(run("story", "spend", "equipment", case, "--seed", 1), "Revolver [link=x]")
+    literal_output(run("story", "spend", "friend", case, "--ally", "Insp[/]ector", "--split",
+                       "1,2,1"), "Insp[/]ector")
+    literal_output(run("story", "next", case, "--adventure", "The [bold]Test[/] Case",
+                       "--seed", 1), *adventure)
+    # the record's data path, in an error
+    rec = json.loads(case.read_text())
+    case.write_text(json.dumps(dict(rec, data=str(tmp_path / "no [/bad] \x1b[1m"))))
+    refused(run("story", "state", case), "field 'data'", "no [/bad] \\x1b[1m")
+    assert "\x1b" not in run("story", "state", case).output
+
+
+# ----------------------------------------------------------------------------- 5. writes
+@pytest.fixture
+def disk_full(monkeypatch):
+    """Every write fails as on a full disk (``os.fsync`` of ``core.records``: ENOSPC)."""
+    import errno
+
+    def fsync(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("deduce.core.records.os.fsync", fsync)
+
+
+def _unchanged(path, before: bytes) -> None:
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".")) == []
+
+
+def test_one_shot_writers_on_a_full_disk_leave_the_record(late_tiny, disk_full):
+    """new --force, turn, end, spend, next: exit 2 naming the file and the reason."""
+    reason = f"{late_tiny}: cannot write the file: No space left on device"
+    before = late_tiny.read_bytes()
+    for args in (["new", "--data", late_tiny.parent / "tiny", "--seed", 1, "--force", late_tiny],
+                 ["turn", late_tiny, "wait", "-a", "2"]):
+        refused(run("story", *args), reason)
+        _unchanged(late_tiny, before)
+    rec = json.loads(before)
+    late_tiny.write_text(json.dumps(dict(rec, outcome="arrested", motive=1, sm=12)))
+    before = late_tiny.read_bytes()
+    refused(run("story", "end", late_tiny, "--seed", 1), reason)
+    _unchanged(late_tiny, before)
+
+
+def test_spend_and_next_on_a_full_disk_leave_the_record(late_tiny, monkeypatch):
+    between(late_tiny, sm=12)
+    before = late_tiny.read_bytes()
+    import errno
+
+    def fsync(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("deduce.core.records.os.fsync", fsync)
+    reason = f"{late_tiny}: cannot write the file: No space left on device"
+    for args in (["spend", "quality", late_tiny, "--quality", "Brains"],
+                 ["spend", "trait", late_tiny, "--trait", "Science"],
+                 ["spend", "equipment", late_tiny, "--seed", 1],
+                 ["next", late_tiny, "--adventure", "a001", "--seed", 1]):
+        refused(run("story", *args), reason)
+        _unchanged(late_tiny, before)
+    out = late_tiny.parent / "next.json"
+    refused(run("story", "next", late_tiny, "--adventure", "a001", "--out", out),
+            f"{out}: cannot write the file: No space left on device")
+    assert not out.exists()
+    _unchanged(late_tiny, before)
+
+
+def test_records_where_no_file_can_be_written(tmp_path, late_tiny):
+    """A missing folder, a path under a regular file: exit 2 naming the file and the
+    system's reason, nothing written."""
+    for path, reason in ((tmp_path / "nowhere" / "case.json", "No such file or directory"),
+                         (late_tiny / "case.json", "Not a directory")):
+        refused(run("story", "new", "--adventure", "a001", "--seed", 7, path), str(path), reason)
+        assert not path.exists()
+    between(late_tiny, sm=2)
+    before = late_tiny.read_bytes()
+    for path, reason in ((tmp_path / "nowhere" / "next.json", "its folder does not exist"),
+                         (late_tiny / "next.json", "a path in it is a file")):
+        refused(run("story", "next", late_tiny, "--adventure", "a001", "--out", path),
+                f"{path}: cannot write the file: {reason}")
+    _unchanged(late_tiny, before)
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root writes to read-only folders")
+def test_a_record_in_a_read_only_folder(late_tiny):
+    before = late_tiny.read_bytes()
+    late_tiny.parent.chmod(0o555)
+    try:
+        refused(run("story", "turn", late_tiny, "wait", "-a", "2"), str(late_tiny),
+                "Permission denied")
+    finally:
+        late_tiny.parent.chmod(0o755)
+    assert late_tiny.read_bytes() == before
+
+
+def test_table_session_refuses_a_phase_it_cannot_save_and_goes_on(late_tiny, disk_full):
+    before = late_tiny.read_bytes()
+    res = run("story", "table", late_tiny, input="wait\nwait\nquit\n")
+    assert res.exit_code == 2, res.output  # from a pipe: the code of the first refusal
+    refusal = (f"refused: {late_tiny}: cannot write the file: No space left on device; "
+               "nothing was saved, so this is played again")
+    assert res.stderr.count(refusal + "\n") == 2, res.stderr
+    assert res.stdout.count("Turn 11: P(arrest") == 3  # the Action asked again, then quit
+    assert f"Stopped: {late_tiny} is at turn 11 (action)." in " ".join(res.stdout.split())
+    _unchanged(late_tiny, before)
+
+
+# ----------------------------------------------------------------------------- 6. pipes
+def _table_through_a_pipe(path, text: str):
+    import subprocess
+
+    from tests.cli.procs import deduce_argv, quiet_env
+
+    return subprocess.run(deduce_argv() + ["story", "table", str(path)], input=text,
+                          capture_output=True, text=True, env=quiet_env(), timeout=120)
+
+
+def test_table_from_a_pipe_refuses_in_one_line_and_exits_with_the_first_refusal(late_tiny):
+    from deduce.core.limits import MAX_LINE
+
+    # Wait; the Encounter Matrix: ², a line too long, then 2 (2+1: quiet); at turn 12: quit
+    res = _table_through_a_pipe(late_tiny, "wait\n²\n" + "7" * (MAX_LINE + 1) + "\n2\nquit\n")
+    assert res.returncode == 2, res.stderr
+    refusals = [line for line in res.stderr.splitlines() if line.startswith("refused: ")]
+    assert refusals == ["refused: expected a dice total from 2 to 12, got '²'",
+                        f"refused: line too long: more than the cap of {MAX_LINE:,} characters"]
+    assert "Traceback" not in res.stderr
+    assert "Encounter Matrix (turn 11): the 2d6 (the engine adds +1) [2-12]" in res.stderr
+    rec = json.loads(late_tiny.read_text())
+    assert (rec["turn"], rec["phase"]) == (12, "action")
+    assert rec["log"][-2:] == ["turn 11: Wait", "encounter: 2d6 2+1 = 3"]
+
+
+def test_table_from_a_pipe_stops_cleanly_at_the_end_of_the_input(late_tiny):
+    res = _table_through_a_pipe(late_tiny, "wait\n")
+    assert res.returncode == 0, res.stderr
+    assert "refused" not in res.stderr and "Traceback" not in res.stderr
+    assert res.stdout.rstrip().endswith("is at turn 11 (encounter).")
+    assert json.loads(late_tiny.read_text())["phase"] == "encounter"

@@ -46,14 +46,17 @@ class Question(NamedTuple):
 
 class Answers:
     """The player's answers: ``given`` in order, then ``prompt(question) -> str`` if any
-    (an interactive terminal: a wrong answer is asked again). Keeps what was answered."""
+    (a terminal or a table session: a wrong answer is refused, ``refuse(error)``, and
+    asked again; ``warn(text)`` tells the player something). Keeps what was answered."""
 
     def __init__(self, given: list[str] | tuple[str, ...] = (),
                  prompt: Callable[[Question], str] | None = None,
-                 warn: Callable[[str], None] | None = None):
+                 warn: Callable[[str], None] | None = None,
+                 refuse: Callable[[InputError], None] | None = None):
         self.given = list(given)
         self.prompt = prompt
         self.warn = warn or (lambda text: None)
+        self.refuse = refuse or (lambda exc: self.warn(str(exc)))
         self.used: list[dict] = []
 
     def ask(self, q: Question, parse: Callable[[str], object]):
@@ -75,7 +78,7 @@ class Answers:
             except InputError as exc:
                 if where is not None:
                     raise InputError(f"{exc} (for: {q.text})", where=where) from None
-                self.warn(f"{exc}")
+                self.refuse(exc)
                 continue
             self.used.append({"question": q.text, "answer": text.strip()})
             return value

@@ -58,6 +58,16 @@ ARRESTED, VILLAIN_KILLED = "arrested", "villain_killed"
 TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST = "time_up", "holmes_wounded", "holmes_killed", "lost"
 WON = (ARRESTED, VILLAIN_KILLED)
 OUTCOMES = (ARRESTED, VILLAIN_KILLED, TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST)
+#: an outcome in words, for people (the record and JSON keep the tags above)
+OUTCOME_WORDS = {ARRESTED: "the Villain is arrested", VILLAIN_KILLED: "the Villain is killed",
+                 TIME_UP: "time is up (turn 12 ended without an arrest)",
+                 HOLMES_WOUNDED: "Holmes is Seriously Wounded", HOLMES_KILLED: "Holmes is killed",
+                 LOST: "the Villain escapes justice"}
+
+
+def outcome_text(outcome: str | None) -> str:
+    """``outcome`` in words (``time_up`` -> ``time is up (turn 12 ended without an arrest)``)."""
+    return OUTCOME_WORDS.get(outcome, str(outcome))
 
 Health = tuple  # (wounded 0/1, addiction level, madness level)
 HEALTHY: Health = (0, 0, 0)
