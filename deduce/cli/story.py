@@ -107,7 +107,8 @@ def list_(data_dir: str | None, as_json: bool) -> None:
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--adventure", help="Adventure id or name (default: the 1d6 of A000).")
 @click.option("--seed", type=SEED, help="Seed for the dice rolled at the start (equipment, "
-                                       "Adventure, start rules).")
+                                       "Adventure, start rules; default: a fresh one, "
+                                       "echoed and kept in the record).")
 @click.option("--traits", default="Aware,Charisma,Tracking", show_default=True,
               help="Holmes's 3 starting Traits (R003), comma separated.")
 @click.option("--equipment", help="Starting equipment paragraph (default: rolled, A000).")
@@ -134,6 +135,7 @@ def new(record_file: str, adventure, seed, traits, equipment, force, data_dir, a
         raise InputError("file exists (use --force to overwrite)", where=record_file)
     data = load_campaign(data_dir)
     _warn(data)
+    seed = _seed(seed)
     rec = new_record(data, adventure, seed, [t.strip() for t in traits.split(",") if t.strip()],
                      equipment, str(Path(data_dir).resolve()) if data_dir else None)
     write_json_atomic(record_file, rec)
@@ -177,6 +179,9 @@ def _pct(p: float) -> str:
 def _state_view(r: dict):
     from rich.table import Table
 
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.state import outcome_text
+
     motive = f" / Motive value {r['motive_value']}" if r["motive_value"] is not None else ""
     flags = [f"bonus +{r['bonus']['value']} to {r['bonus']['action']}" if r["bonus"] else "",
              "trapped: this turn is spent escaping" if r["trapped"] else "",
@@ -185,7 +190,7 @@ def _state_view(r: dict):
     head = (f"[bold]{esc(r['adventure']['id'])} {esc(r['adventure']['name'])}[/]  "
             f"turn {r['turn']}/12 ({r['phase']})  SM {r['sm']}{motive}"
             f"{'  can arrest' if r['can_arrest'] else ''}  Luck {r['luck']}"
-            + (f"  [red]case over: {r['outcome']}[/]" if r["outcome"] else ""))
+            + (f"  [red]case over: {esc(outcome_text(r['outcome']))}[/]" if r["outcome"] else ""))
     yield styled(head)
     if any(flags):
         yield "  " + "; ".join(f for f in flags if f)
@@ -234,7 +239,8 @@ def _state_view(r: dict):
             yield t
     if r["encounter"]:
         e = r["encounter"]
-        cols = ", ".join(f"{c['column']} {_pct(c['p']).strip()}" for c in e["columns"])
+        cols = ", ".join(f"{T.LINE_WORDS.get(c['column'], 'no encounter')} "
+                         f"{_pct(c['p']).strip()}" for c in e["columns"])
         yield (f"Encounter Matrix (R008): event on {e['event_on']}+: {_pct(e['p_event']).strip()} "
                f"(after Wait {_pct(e['p_event_after_wait']).strip()}); "
                f"vertical die {e['vertical_modifier']:+d}: {cols}")
@@ -306,7 +312,9 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
         print_json(doc)
         return
     if cf.case.over:
-        out.print(f"The case is over: {cf.case.outcome}.")
+        from deduce.models.detective_story.state import outcome_text
+
+        out.print(f"The case is over: {outcome_text(cf.case.outcome)}.")
         return
     print_advice(cf.case, cf.phase, advice)
     if roll:
@@ -439,8 +447,10 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     for line in done.log:
         out.print(f"  {line}")
     if c.over:
-        out.print(f"The case is over: {c.outcome}. Close it with: deduce story end "
-                  f"{record_file}")
+        from deduce.models.detective_story.state import outcome_text
+
+        out.print(f"The case is over: {outcome_text(c.outcome)}. Close it with: deduce story "
+                  f"end {record_file}")
     elif done.phase == "encounter":
         out.print(f"Action recorded; next: the Encounter Matrix (deduce story turn "
                   f"{record_file}). SM {c.sm}, Luck {c.luck}.")
@@ -560,12 +570,6 @@ def _load_between(record_file: str, data_dir: str | None):
     return check_between(raw, record_file, data), data
 
 
-_LOSS_TEXT = {"holmes_killed": "Holmes is killed",
-              "watson_killed": "Watson is killed",
-              "lestrade_killed": "the Inspector is killed",
-              "nothing": "no further effect"}
-
-
 @story.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--time-up", is_flag=True,
@@ -597,15 +601,17 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
 
     from deduce.core.errors import InputError
     from deduce.core.records import write_json_atomic
-    from deduce.models.detective_story.campaign import close_case, game_over
-    from deduce.models.detective_story.state import TIME_UP
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.campaign import cheapest_purchase, close_case, game_over
+    from deduce.models.detective_story.state import TIME_UP, outcome_text
 
     cf = _load(record_file, data_dir)
     _warn(cf.data)
     case = cf.case
     if time_up:
         if case.over:
-            raise InputError(f"the case is already over ({case.outcome})", where="--time-up")
+            raise InputError(f"the case is already over ({outcome_text(case.outcome)})",
+                             where="--time-up")
         if case.turn != 12:
             raise InputError(f"the record is at turn {case.turn}: a case runs to the end of "
                              "turn 12 (R007)", where="--time-up")
@@ -634,21 +640,28 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
         return
     adv = cf.ctx.adventure
     out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(adv.id)} {esc(adv.name)} closed: "
-                     f"{case.outcome} ({'won' if case.won else 'lost'})"))
+                     f"{esc(outcome_text(case.outcome))} ({'won' if case.won else 'lost'})"))
     if case.won:
         out.print(f"  Luck {case.luck} + SM {case.sm} = {rec['luck']} for the next case (R010); "
-                  f"{rec['sm']} SM to spend")
+                  + (f"{rec['sm']} SM to spend" if rec["sm"] else "no SM to spend"))
     elif case.outcome != "holmes_killed":
         out.print(f"  SM {case.sm} lost; Luck {case.luck} -> {rec['luck']} (half lost, rounded "
                   "up, R007)")
     if roll:
-        out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: {_LOSS_TEXT[roll[1]]} "
-                  f"(seed {seed})")
+        out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: "
+                  f"{T.LOSS_WORDS[roll[1]]} (seed {seed})")
     if summary["game_over"]:
         out.print(styled("  [red bold]the game is over[/]: Holmes is dead"))
+        return
+    nxt = f"'deduce story next {record_file} --adventure ID'"
+    cheapest = cheapest_purchase(rec)
+    if rec["sm"] >= cheapest:
+        out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then {nxt}")
+    elif rec["sm"]:
+        out.print(f"  next: {nxt} ({rec['sm']} SM is too little to buy anything: the cheapest "
+                  f"purchase costs {cheapest}; at most 1 SM goes on to the next case, R001)")
     else:
-        out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then "
-                  f"'deduce story next {record_file} --adventure ID'")
+        out.print(f"  next: {nxt}")
 
 
 @story.group()

@@ -582,3 +582,59 @@ def test_table_from_a_pipe_stops_cleanly_at_the_end_of_the_input(late_tiny):
     assert "refused" not in res.stderr and "Traceback" not in res.stderr
     assert res.stdout.rstrip().endswith("is at turn 11 (encounter).")
     assert json.loads(late_tiny.read_text())["phase"] == "encounter"
+
+
+# ----------------------------------------------------------------------------- 8. newcomers
+def test_new_without_a_seed_records_the_seed_it_drew(tmp_path):
+    path = tmp_path / "case.json"
+    res = run("story", "new", "--adventure", "a001", path, "--json")
+    assert res.exit_code == 0, res.output
+    seed = json.loads(path.read_text())["seed"]
+    assert isinstance(seed, int) and json.loads(res.stdout)["seed"] == seed
+    again = tmp_path / "again.json"
+    res = run("story", "new", "--adventure", "a001", again)
+    assert res.output.rstrip().endswith(f"seed {json.loads(again.read_text())['seed']}")
+    replay = tmp_path / "replay.json"
+    assert run("story", "new", "--adventure", "a001", "--seed", seed, replay).exit_code == 0
+    assert json.loads(replay.read_text())["equipment"] == json.loads(path.read_text())["equipment"]
+
+
+def test_a_misspelt_trait_suggests_the_nearest(tmp_path):
+    refused(run("story", "new", "--traits", "Awre,Charisma,Tracking", tmp_path / "c.json"),
+            "--traits: unknown starting trait 'Awre'; did you mean Aware?")
+
+
+SNAKE = __import__("re").compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def test_no_internal_name_reaches_a_player(tmp_path):
+    """Questions and logs of whole cases told turn by turn (fights, wounds, healing, Allies
+    leaving, option 3), and the end of each case: words, never an engine's tag."""
+    import random
+
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.campaign import close_case, new_record
+    from deduce.models.detective_story.data import load_campaign
+    from deduce.models.detective_story.live import Answers, play_turn
+    from deduce.models.detective_story.state import parse_record
+    from tests.detective_story.test_live import ROUGH, Recorder, Rerolling
+
+    data = load_campaign(write_campaign(tmp_path / "rough", ROUGH))
+    said, outcomes = [], set()
+    for seed in range(40):
+        cf = parse_record(new_record(data, "a001", seed=seed), "r", data)
+        case, rng, policy = cf.case, random.Random(seed), Rerolling()
+        while not case.over:
+            w = Recorder(rng, policy, cf.ctx)
+            action = policy.action(w, case, E.legal_actions(cf.ctx, case))
+            acted = E.take_action(w, cf.ctx, case, action, E.AFTER_ACTION[action == T.WAIT])
+            E.encounter(w, cf.ctx, acted, action == T.WAIT, E.AFTER_TURN)
+            done = play_turn(cf.ctx, case, "action", False, action, Answers(w.said))
+            said += done.log + [a["question"] for a in done.answers]
+            case = done.case
+        outcomes.add(case.outcome)
+        said += close_case(cf, case, random.Random(seed))[0]["log"]
+    assert len(outcomes) >= 3 and any("Option 3" in s for s in said)
+    assert any("heals" in s for s in said) and any("is Wounded" in s for s in said)
+    assert [s for s in said if SNAKE.search(s)] == []

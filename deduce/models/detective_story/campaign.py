@@ -34,6 +34,7 @@ from deduce.models.detective_story.state import (
     OUTCOMES,
     VERSION,
     Case,
+    outcome_text,
     CaseFile,
     case_to_record,
     parse_record,
@@ -115,9 +116,10 @@ def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tupl
     if not case.over:
         raise InputError("the case is not over yet", field="outcome")
     if case.won and case.villain is None:
-        raise InputError(f"a case {case.outcome} needs its revealed Villain", field="villain")
+        raise InputError(f"a won case ({outcome_text(case.outcome)}) needs its revealed Villain",
+                         field="villain")
     rec = copy.deepcopy(case_to_record(cf, case))
-    log = [f"case closed: {case.outcome}"]
+    log = [f"case closed: {outcome_text(case.outcome)}"]
     roll = None
     insp = dict(rec.get("inspector") or {"status": "lestrade", "barred_cases": 0})
     insp["barred_cases"] = max(0, insp.get("barred_cases", 0) - 1)
@@ -133,7 +135,8 @@ def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tupl
             face = rng.randint(1, 6)
             result = T.LOSS_TABLE[face]
             roll = (face, result)
-            log.append(f"lost with no SM and no Luck: 1d6 {face}: {result}")
+            log.append(f"lost with no SM and no Luck: loss table 1d6 {face}: "
+                       f"{T.LOSS_WORDS[result]}")
             if result == "holmes_killed":
                 rec["outcome"] = HOLMES_KILLED
             elif result == "watson_killed":
@@ -180,7 +183,8 @@ def _between(rec: dict) -> None:
     if rec.get("outcome") is None:
         raise InputError("SM is spent after a case (R010); this case is still open", field="outcome")
     if rec.get("phase") != BETWEEN:
-        raise InputError(f"the case is over ({rec['outcome']}) but not closed: close it first "
+        raise InputError(f"the case is over ({outcome_text(rec['outcome'])}) but not closed: "
+                         "close it first "
                          "(deduce story end), which applies R007/R010", field="phase")
     if game_over(rec):
         raise InputError("Holmes is dead: the game is over", field="outcome")
@@ -197,7 +201,7 @@ def check_between(raw, where: str, data: Data) -> dict:
             msg = f"the case is still running (turn {raw.get('turn')}); it has no outcome yet"
             fld = "outcome"
         else:
-            msg = (f"the case is over ({raw.get('outcome')}) but not closed: run "
+            msg = (f"the case is over ({outcome_text(raw.get('outcome'))}) but not closed: run "
                    "'deduce story end' on it first")
             fld = "phase"
         raise InputError(f"field '{fld}': {msg}", where=where, field=fld)
@@ -223,6 +227,21 @@ def check_between(raw, where: str, data: Data) -> dict:
         if key in raw:
             checked[key] = raw[key]
     return checked
+
+
+def cheapest_purchase(rec: dict) -> int:
+    """The SM the cheapest purchase open to the record between cases costs (R010)."""
+    costs = [T.EQUIPMENT_COST] + ([T.FRIEND_COST] if rec.get("allies") else [])
+    for who, start in (("holmes", T.HOLMES_START), ("watson", T.WATSON_START)):
+        sheet = rec.get(who)
+        if sheet is None:
+            continue
+        costs += [T.quality_cost(sheet[q.lower()]) for q in T.QUALITIES
+                  if sheet[q.lower()] < start[q] + T.QUALITY_RAISE_CAP]
+        levels = sheet.get("traits", {})
+        costs += [T.TRAIT_COST[levels.get(t, 0)] for t in T.TRAITS
+                  if levels.get(t, 0) < T.MAX_TRAIT and not (who == "holmes" and t == "Medicine")]
+    return min(costs)
 
 
 def _pay(rec: dict, cost: int, what: str) -> None:

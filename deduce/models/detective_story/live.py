@@ -32,7 +32,7 @@ from deduce.core.numbers import whole_number
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context
+from deduce.models.detective_story.state import Case, Context, outcome_text
 
 
 class Question(NamedTuple):
@@ -124,10 +124,10 @@ class Told:
             return k(self, case, self._test(case, what[1]))
         if kind == "heal":
             healer, member, need = what[1]
-            return k(self, case, self._passed(f"{healer} heals {member}: 2d6 >= {need}",
-                                              lambda n: n >= need))
+            heals = f"{self.ctx.name_of(healer)} heals {self.ctx.name_of(member)}"
+            return k(self, case, self._passed(f"{heals}: 2d6 >= {need}", lambda n: n >= need))
         if kind == "1d3":
-            q = Question(f"1d3: Luck lost for {what[1]}", "1-3")
+            q = Question(f"1d3: Luck lost for {self.ctx.name_of(what[1])}", "1-3")
             return k(self, case, self.answers.ask(q, lambda a: _total(a, 1, 3)))
         names = [str(x) for x in outcomes]
         label = {"ally": "the Ally drawn at random", "trait": "the Trait drawn at random"}.get(
@@ -181,6 +181,8 @@ class Told:
             return f"{x} ({data.villains[x].name})"
         if isinstance(x, str) and x in self.ctx.sheets:
             return f"{x} ({self.ctx.sheets[x].name})"
+        if isinstance(x, str) and x in T.LINE_WORDS:
+            return T.LINE_WORDS[x]
         if x is None:
             return "no encounter"
         if isinstance(x, tuple):  # a paragraph's d6: its text says what each face does
@@ -241,10 +243,11 @@ class Told:
 
     # -- decisions
     def choose(self, case: Case, kind: str, options, k):
-        options = [str(o) for o in options]
-        q = Question(f"{kind}: where to start", ", ".join(options))
-        choice = self.answers.ask(q, lambda a: resolve(a, options, kind))
-        self.note(f"{kind}: {choice}")
+        words = {E.O3_WORDS.get(o, o): o for o in map(str, options)}
+        q = Question(f"{E.choice_text(kind)}: where to start", ", ".join(words))
+        choice = words[self.answers.ask(q, lambda a: resolve(
+            a, list(words), "choice", aliases={o: w for w, o in words.items()}))]
+        self.note(E.choice_text(kind, choice))
         return k(self, case, choice)
 
     def combat(self, case: Case, setup: C.Setup, k):
@@ -291,7 +294,8 @@ def play_turn(ctx: Context, case: Case, phase: str, waited: bool, action: str | 
     ``action_only``, the Encounter Matrix and the end of the turn; "encounter": the
     Encounter Matrix and the end of the turn)."""
     if case.over:
-        raise InputError(f"the case is over ({case.outcome}): close it with 'deduce story end'",
+        raise InputError(f"the case is over ({outcome_text(case.outcome)}): close it with "
+                         "'deduce story end'",
                          field="outcome")
     w = Told(ctx, answers)
     if phase == "action":
@@ -322,5 +326,5 @@ def play_encounter(w: Told, case: Case, waited: bool) -> Case:
     turn = case.turn
     case = E.end_turn(case)
     if case.over:
-        w.note(f"the case ends: {case.outcome} (turn {turn})")
+        w.note(f"the case ends: {outcome_text(case.outcome)} (turn {turn})")
     return case

@@ -124,6 +124,13 @@ class Context:
     def inspector(self) -> str | None:
         return self.data.campaign.inspector
 
+    def name_of(self, member: str) -> str:
+        """A member of the group in words: Holmes, Watson, or an Ally's name and id."""
+        if member in ("holmes", "watson"):
+            return member.capitalize()
+        sheet = self.sheets.get(member)
+        return f"{sheet.name} ({member})" if sheet else member
+
     def __post_init__(self):
         if not self.villain_dist:
             self.villain_dist = villain_distribution(self.adventure, self.ruled_out)
