@@ -39,8 +39,8 @@ def story() -> None:
       deduce story new --adventure a001 --seed 7 case.json
       deduce story state case.json
       deduce story advise case.json
-      deduce story advise case.json --roll investigate=7
-      deduce story turn case.json investigate -a 8 -a 9 -a 3
+      deduce story advise case.json --roll explore=7
+      deduce story turn case.json explore -a 7 -a 2 -a 9 -a 3
       deduce story table case.json
       deduce story selfplay --policy greedy --cases 2000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
@@ -283,7 +283,7 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     Examples:
       deduce story advise case.json
       deduce story advise case.json --json
-      deduce story advise case.json --roll research=6
+      deduce story advise case.json --roll explore=6
     """
     from deduce.core.errors import InputError
     from deduce.models.detective_story.advice import advise as run
@@ -359,10 +359,13 @@ def print_advice(case, phase: str, advice) -> None:
 
 def reroll_text(rr) -> str:
     """The re-roll advice in a line."""
+    from deduce.models.detective_story import tables as T
+
     verdict = ("spend 1 Luck and roll again" if rr.spend else
                "keep it" if rr.p_reroll is not None else "keep it (no Luck left)")
     again = _pct(rr.p_reroll).strip() if rr.p_reroll is not None else "-"
-    return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: P(arrest) keeping "
+    outcome = T.OUTCOME_TEXT[rr.what][rr.outcome]
+    return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {outcome}: P(arrest) keeping "
             f"{_pct(rr.p_keep).strip()}, re-rolling {again}: {verdict}")
 
 
@@ -390,21 +393,30 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     natural total N, or N/M when 1 Luck was spent to re-roll M; the Encounter Matrix 2d6;
     a d6 as its face (1-6: the engine reads the line, the vertical modifiers, the
     paragraph); a test or a healing roll as the 2d6 total or pass/fail; a random Ally or
-    Trait by name; option 3's start (deduction, hide_follow, fight); a fight's end (won
-    wounded, lost watson serious, escaped, ...). On a terminal (without --json) whatever
-    is missing is asked; otherwise a missing or wrong answer exits 2 naming the question and the answers
-    it takes, and FILE is left as it was.
+    Trait by name; option 3's start (Deduction, Hide/Follow, Fight); a fight's end (won
+    wounded, lost watson serious, escaped, ...). Numbers are decimal digits of any script.
+    On a terminal (without --json) whatever is missing is asked; otherwise a missing or
+    wrong answer exits 2 naming the question and the answers it takes, and FILE is left
+    as it was.
+
+    What a turn needs: an Action with a 2d6 table (all but Wait, Rest and Escape the trap)
+    needs its 2d6 first, then what its row leads to (an event: the line's d6, then the
+    paragraph's tests and dice); Rest needs a healing roll for each Wounded or afflicted
+    member it treats; then the Encounter Matrix's 2d6 and, on an encounter, the column's
+    d6 and that event's dice. So Wait needs one answer, and -a 2 is always quiet (2 + 1:
+    no turn has an encounter below 5).
 
     JSON: {"file", "turn": the turn played, "action", "log": [what happened], "answers":
     [{"question", "answer"}], "luck_spent", "phase", "next_turn", "sm", "luck",
     "outcome"}.
 
     \b
-    Examples:
-      deduce story turn case.json investigate -a 8 -a 9 -a 3
-      deduce story turn case.json research -a 5/10 -a 6
-      deduce story turn case.json explore --action-only -a 7
-      deduce story turn case.json -a 11 -a 2
+    Examples (each on a fresh 'deduce story new --adventure a001 --seed 7 case.json'):
+      deduce story turn case.json wait -a 2
+      deduce story turn case.json explore -a 7 -a 2 -a 9 -a 3
+      deduce story turn case.json explore -a 5/8 -a 2 --json
+      deduce story turn case.json explore --action-only -a 5/8
+      deduce story turn case.json -a 2
     """
     import sys
 

@@ -75,6 +75,9 @@ def test_roll_option_reads_numbers_by_the_same_rule(late_tiny):
     res = run("story", "advise", late_tiny, "--roll", "investigate=٣", "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["reroll"]["dice"] == 3
+    res = run("story", "advise", late_tiny, "--roll", "investigate=5")
+    assert "Investigate: dice 5, total 6 -> no further light: P(arrest) keeping" in \
+        " ".join(res.output.split())  # the row in words, not its tag
 
 
 def test_split_option_reads_numbers_by_the_same_rule(late_tiny):
@@ -638,3 +641,41 @@ def test_no_internal_name_reaches_a_player(tmp_path):
     assert len(outcomes) >= 3 and any("Option 3" in s for s in said)
     assert any("heals" in s for s in said) and any("is Wounded" in s for s in said)
     assert [s for s in said if SNAKE.search(s)] == []
+
+
+def test_end_suggests_spending_only_sm_that_buys_something(fresh):
+    rec = json.loads(fresh.read_text())
+
+    def ended(**changes) -> str:
+        fresh.write_text(json.dumps(dict(rec, **changes)))
+        res = run("story", "end", fresh, "--seed", 1)
+        assert res.exit_code == 0, res.output
+        return " ".join(res.output.split())
+
+    lost = ended(outcome="lost", sm=3, luck=2)
+    assert "story spend" not in lost and f"next: 'deduce story next {fresh} --adventure ID'" in lost
+    assert "closed: the Villain escapes justice (lost)" in lost
+    few = ended(outcome="arrested", villain="c201", motive=1, sm=2)
+    assert "deduce story spend" not in few and "2 SM is too little to buy anything" in few
+    assert "Luck 4 + SM 2 = 6 for the next case (R010); 2 SM to spend" in few
+    enough = ended(outcome="arrested", villain="c201", motive=1, sm=3)
+    assert f"next: 'deduce story spend ... {fresh}' (R010), then" in enough
+
+
+def test_every_turn_example_of_the_help_works_as_written(tmp_path):
+    """``story turn --help`` examples, each on a fresh a001 seed 7 record (an example with
+    no ACTION goes on from the one before)."""
+    import shlex
+
+    helptext = run("story", "turn", "--help").output
+    examples = [line.split() for line in helptext.splitlines()
+                if line.strip().startswith("deduce story turn")]
+    assert len(examples) >= 4
+    case = tmp_path / "case.json"
+    for words in examples:
+        args = [str(case) if w == "case.json" else w for w in words[1:]]
+        if args[3] != "-a":  # an ACTION: a fresh record (else the example before goes on)
+            case.unlink(missing_ok=True)
+            assert run("story", "new", "--adventure", "a001", "--seed", 7, case).exit_code == 0
+        res = run(*args)
+        assert res.exit_code == 0, (shlex.join(words), res.output)
