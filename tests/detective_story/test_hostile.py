@@ -679,3 +679,17 @@ def test_every_turn_example_of_the_help_works_as_written(tmp_path):
             assert run("story", "new", "--adventure", "a001", "--seed", 7, case).exit_code == 0
         res = run(*args)
         assert res.exit_code == 0, (shlex.join(words), res.output)
+
+
+def test_effects_that_come_out_in_too_many_ways_are_refused_naming_the_cap(tmp_path):
+    """Tests one after another: 2 ** n ways for the advisor to follow; at most the cap."""
+    from deduce.models.detective_story.data import MAX_EFFECT_OUTCOMES, load_campaign
+
+    def campaign(n: int):
+        test = '{ test = "Bravery", pass = [{ sm = 1 }], fail = [{ luck = -1 }] }'
+        return _nested_campaign(tmp_path / str(n), n, lambda n: f"[{', '.join([test] * n)}]")
+
+    n = MAX_EFFECT_OUTCOMES.bit_length() - 1  # 2 ** n == the cap
+    assert load_campaign(campaign(n)).paragraphs["m440"].effects[n - 1].name == "Bravery"
+    refused(run("story", "list", "--data", campaign(n + 1)), "memoirs.toml", "m440",
+            "field 'effects'", f"can come out in more than the cap of {MAX_EFFECT_OUTCOMES} ways")

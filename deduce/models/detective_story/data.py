@@ -61,7 +61,9 @@ Caps (exit 2 naming the cap): at most ``MAX_CAMPAIGN_FILES`` ``*.toml`` files in
 (files whose name starts with ``.`` are not read), each read by ``core.records.read_toml``
 (``MAX_FILE_BYTES``, nesting, integer limit; a UTF-8 BOM is fine); effects nested at
 most ``MAX_EFFECT_DEPTH`` deep (a ``test``, ``require``, ``d6`` or ``combat`` inside
-another's branch is one level more). Every effect table is parsed once: a ``d6`` key
+another's branch is one level more); the effects of one entry (and the special rules of
+an Adventure at one moment) coming out in at most ``MAX_EFFECT_OUTCOMES`` ways
+(``effect_outcomes``). Every effect table is parsed once: a ``d6`` key
 covering several faces (``"1-6"``) gives each face the same effects, and identical effects
 anywhere in the campaign are one shared object (so loading, checking and comparing them
 is linear in the files, however the branches nest).
@@ -93,6 +95,9 @@ from deduce.models.detective_story import tables as T
 MAX_CAMPAIGN_FILES = 100
 #: the deepest nesting of effects (a branch of a test, require, d6 or combat is one level)
 MAX_EFFECT_DEPTH = 16
+#: the most ways the effects of one entry may come out (``effect_outcomes``): the advisor
+#: follows every way, so tests one after another (2 ** n ways) would make it exponential
+MAX_EFFECT_OUTCOMES = 64
 
 KINDS = ("character", "clue", "location", "event", "equipment", "story")
 WHEN = ("start", "reveal", "motive")
@@ -374,7 +379,43 @@ def parse_effects(ctx: _Ctx, value: Any, path: str, depth: int = 1) -> fx.Effect
         if isinstance(effect, fx.Goto) and i != len(value) - 1:
             raise ctx.bad(f"{p}.goto", "goto must be the last effect of its list")
         out.append(effect)
-    return _intern(ctx, tuple(out))
+    effects = _intern(ctx, tuple(out))
+    if depth == 1:
+        _check_outcomes(ctx, effects, path)
+    return effects
+
+
+def effect_outcomes(effects: fx.Effects, memo: dict | None = None) -> int:
+    """How many ways ``effects`` can come out, as the advisor follows them: a test's pass
+    and fail, a d6's different faces, a fight won, lost or escaped, add up inside the
+    effect, and effects one after another multiply; a requirement takes one of its two
+    branches. Counted once per shared list (``memo``: id -> count) and capped just past
+    ``MAX_EFFECT_OUTCOMES``, so linear in the effects."""
+    memo = {} if memo is None else memo
+    key = id(effects)
+    if key in memo:
+        return memo[key]
+    n = 1
+    for e in effects:
+        if isinstance(e, fx.Test):
+            n *= effect_outcomes(e.passed, memo) + effect_outcomes(e.failed, memo)
+        elif isinstance(e, fx.Require):
+            n *= max(effect_outcomes(e.passed, memo), effect_outcomes(e.failed, memo))
+        elif isinstance(e, fx.D6):
+            distinct = {id(f): f for f in e.faces}.values()
+            n *= sum(effect_outcomes(f, memo) for f in distinct)
+        elif isinstance(e, fx.Combat):
+            n *= effect_outcomes(e.won, memo) + effect_outcomes(e.lost, memo) + 1
+        n = min(n, MAX_EFFECT_OUTCOMES + 1)
+    memo[key] = n
+    return n
+
+
+def _check_outcomes(ctx: _Ctx, effects: fx.Effects, path: str) -> None:
+    if effect_outcomes(effects, ctx.ids.setdefault("outcomes", {})) > MAX_EFFECT_OUTCOMES:
+        raise ctx.bad(path, f"these effects can come out in more than the cap of "
+                      f"{MAX_EFFECT_OUTCOMES} ways (tests, d6s and fights one after another "
+                      "multiply their outcomes, and the advisor follows every way)")
 
 
 def _intern(ctx: _Ctx, obj):
@@ -599,6 +640,16 @@ def _adventure(ctx: _Ctx, t: dict, source: str) -> Adventure:
         special.append(Special(when, ctx.get(s, "first_case_only", bool, p, False),
                                ctx.get(s, "text", str, p, ""),
                                parse_effects(ctx, s.get("effects", []), _join(p, "effects"))))
+    memo = ctx.ids.setdefault("outcomes", {})
+    for when in WHEN:  # the special rules of one moment are read one after another
+        ways = 1
+        for s in special:
+            if s.when == when:
+                ways = min(ways * effect_outcomes(s.effects, memo), MAX_EFFECT_OUTCOMES + 1)
+        if ways > MAX_EFFECT_OUTCOMES:
+            raise ctx.bad("special", f"the special rules read at {when} can come out in more "
+                          f"than the cap of {MAX_EFFECT_OUTCOMES} ways (their tests, d6s and "
+                          "fights multiply their outcomes)")
     return Adventure(t["id"], ctx.get(t, "name", str, ""), ctx.get(t, "text", str, "", ""),
                      ctx.get(t, "london", bool, ""), tuple(lines), forbidden, tuple(special), source)
 
