@@ -640,6 +640,7 @@ def test_no_internal_name_reaches_a_player(tmp_path):
         said += close_case(cf, case, random.Random(seed))[0]["log"]
     assert len(outcomes) >= 3 and any("Option 3" in s for s in said)
     assert any("heals" in s for s in said) and any("is Wounded" in s for s in said)
+    assert any(s.startswith("1d6, the Motive: ") and s.endswith("(value 2)") for s in said)
     assert [s for s in said if SNAKE.search(s)] == []
 
 

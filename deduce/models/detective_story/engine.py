@@ -13,7 +13,7 @@ a chance node or a decision means:
 
 World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what``: what is rolled,
 for a player who tells the dice, ``live.Told``: ``("d6", outcome of each face, what the die
-is for)``, ``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3",
+is for)``, or with a fourth part ``{outcome: its name}`` where an outcome is no id or line, ``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3",
 member)``, ``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind,
 options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
@@ -418,7 +418,8 @@ def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
                 return k(w, case)
             w.note(f"{pid} found again (R008): 1d6 4-6 +1 SM")
             return w.chance(case, ((0.5, 0), (0.5, 1)), lambda w, c, n: k(w, add_sm(c, n)),
-                            what=("d6", (0, 0, 0, 1, 1, 1), "found again, 4-6: +1 SM"))
+                            what=("d6", (0, 0, 0, 1, 1, 1), "found again, 4-6: +1 SM",
+                                  {0: "no SM", 1: "+1 SM"}))
         case = case._replace(visited=case.visited | {pid})
     return run_effects(w, ctx, case, p.effects, k)
 
@@ -484,7 +485,8 @@ def reveal_motive(w, ctx: Context, case: Case, k):
         return run_effects(w, ctx, c, v.option1[1], lambda w, c2: _specials(w, ctx, c2, "motive", k))
     faces = tuple(next(i for i, m in enumerate(v.motives) if f in m.faces) for f in range(1, 7))
     return w.chance(case, tuple((len(m.faces) / 6, i) for i, m in enumerate(v.motives)), revealed,
-                    what=("d6", faces, "the Motive"))
+                    what=("d6", faces, "the Motive",
+                          {i: f"{m.text} (value {m.value})" for i, m in enumerate(v.motives)}))
 
 
 def villain_event(w, ctx: Context, case: Case, k):

@@ -119,7 +119,8 @@ class Told:
         outcomes = [x for _, x in dist]
         kind = what[0] if what else None
         if kind == "d6":
-            return k(self, case, self._face(outcomes, what[1], what[2]))
+            names = what[3] if len(what) > 3 else {}
+            return k(self, case, self._face(outcomes, what[1], what[2], names))
         if kind == "test":
             return k(self, case, self._test(case, what[1]))
         if kind == "heal":
@@ -137,25 +138,29 @@ class Told:
         got = self.answers.ask(q, lambda a: resolve(a, names, label, aliases=aliases))
         return k(self, case, outcomes[names.index(got)])
 
-    def _face(self, outcomes: list, faces: tuple, label: str):
+    def _face(self, outcomes: list, faces: tuple, label: str, names: dict | None = None):
         """The outcome of the d6 face the player rolled (faces of outcomes not possible
-        now, such as a ruled-out Villain, are rolled again)."""
+        now, such as a ruled-out Villain, are rolled again); ``names``: what to call an
+        outcome that is no id or line (a Motive's number)."""
+        def name(x) -> str:
+            return names[x] if names and not isinstance(x, tuple) and x in names else self._name(x)
+
         groups: dict = {}
         for f, x in enumerate(faces, start=1):  # a paragraph's effects: by identity (shared)
             groups.setdefault(("effects", id(x)) if isinstance(x, tuple) else x, (x, []))[1].append(f)
-        shown = "; ".join(f"{_faces(fs)}: {self._name(x)}" for x, fs in groups.values()
+        shown = "; ".join(f"{_faces(fs)}: {name(x)}" for x, fs in groups.values()
                           if x in outcomes)
         q = Question(f"1d6, {label}", shown)
 
         def parse(a: str):
             f = _total(a, 1, 6)
             if faces[f - 1] not in outcomes:
-                raise InputError(f"face {f} ({self._name(faces[f - 1])}) cannot come up now: "
+                raise InputError(f"face {f} ({name(faces[f - 1])}) cannot come up now: "
                                  "roll again")
             return faces[f - 1]
 
         x = self.answers.ask(q, parse)
-        self.note(f"1d6, {label}: {self.answers.used[-1]['answer']} -> {self._name(x)}")
+        self.note(f"1d6, {label}: {self.answers.used[-1]['answer']} -> {name(x)}")
         return x
 
     def _test(self, case: Case, t) -> bool:
