@@ -192,8 +192,9 @@ def _between(rec: dict) -> None:
 
 def check_between(raw, where: str, data: Data) -> dict:
     """``raw``, its names made canonical, if it is a well-formed record between cases, else
-    ``InputError`` naming ``where`` and the field. The sheets, friends, equipment and the rest are checked by
-    ``parse_record`` on a copy with the closed case's own fields cleared."""
+    ``InputError`` naming ``where`` and the field. The sheets, friends, equipment and the
+    rest are checked by ``parse_record`` on a copy with the closed case's own fields
+    cleared."""
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object (a case record)", where=where)
     if raw.get("phase") != BETWEEN:

@@ -518,7 +518,8 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str, depth: int = 1):
             raise ctx.bad(vp, f"expected holmes, watson or ally, got {shown(v)}")
         level = ctx.get(item, "level", str, p, "wounded")
         if level not in ("wounded", "serious", "killed"):
-            raise ctx.bad(_join(p, "level"), f"expected wounded, serious or killed, got {shown(level)}")
+            raise ctx.bad(_join(p, "level"),
+                          f"expected wounded, serious or killed, got {shown(level)}")
         return fx.Wound(v, level)
     if verb == "afflict":
         kind = ctx.name(v, ("Addiction", "Madness"), "affliction", vp)

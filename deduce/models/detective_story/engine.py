@@ -13,9 +13,9 @@ a chance node or a decision means:
 
 World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what``: what is rolled,
 for a player who tells the dice, ``live.Told``: ``("d6", outcome of each face, what the die
-is for)``, or with a fourth part ``{outcome: its name}`` where an outcome is no id or line, ``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3",
-member)``, ``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind,
-options, k)``,
+is for)``, with a fourth part ``{outcome: its name}`` where an outcome is no id or line,
+``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3", member)``,
+``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind, options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
 ``with_sm``, that Luck may re-roll once, R003; ``k`` gets the table row's outcome),
 ``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),

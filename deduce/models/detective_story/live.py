@@ -147,7 +147,8 @@ class Told:
 
         groups: dict = {}
         for f, x in enumerate(faces, start=1):  # a paragraph's effects: by identity (shared)
-            groups.setdefault(("effects", id(x)) if isinstance(x, tuple) else x, (x, []))[1].append(f)
+            key = ("effects", id(x)) if isinstance(x, tuple) else x
+            groups.setdefault(key, (x, []))[1].append(f)
         shown = "; ".join(f"{_faces(fs)}: {name(x)}" for x, fs in groups.values()
                           if x in outcomes)
         q = Question(f"1d6, {label}", shown)

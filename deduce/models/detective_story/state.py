@@ -209,7 +209,7 @@ class CaseFile:
     case: Case
     phase: str
     waited: bool
-    record: dict[str, Any]  # the record read, names canonical (campaign-level fields are kept from here)
+    record: dict[str, Any]  # as read, names canonical (campaign-level fields come from here)
 
 
 _TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
@@ -274,7 +274,8 @@ class _R:
         """Every key of ``table`` (the record's table at ``prefix``) is in ``allowed``."""
         for k in table:
             if k not in allowed:
-                raise self.bad(f"{prefix}{k}", f"unknown field; expected one of {', '.join(allowed)}")
+                raise self.bad(f"{prefix}{k}",
+                               f"unknown field; expected one of {', '.join(allowed)}")
 
     def count(self, key: str, lo: int, hi: int, default: Any = ..., table=None, prefix="") -> int:
         v = self.get(key, int, default, table, prefix)
