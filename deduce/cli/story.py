@@ -39,8 +39,8 @@ def story() -> None:
       deduce story new --adventure a001 --seed 7 case.json
       deduce story state case.json
       deduce story advise case.json
-      deduce story advise case.json --roll investigate=7
-      deduce story turn case.json investigate -a 8 -a 9 -a 3
+      deduce story advise case.json --roll explore=7
+      deduce story turn case.json explore -a 7 -a 2 -a 9 -a 3
       deduce story table case.json
       deduce story selfplay --policy greedy --cases 2000 --seed 1
       deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
@@ -54,9 +54,10 @@ def story() -> None:
 
 
 def _load(record_file: str, data_dir: str | None):
+    """The case record in FILE, checked against its campaign (``--data``, else the
+    record's ``data`` folder, else the shipped campaign)."""
     from deduce.core.records import read_json
-    from deduce.models.detective_story.data import load_campaign
-    from deduce.models.detective_story.state import parse_record
+    from deduce.models.detective_story.state import parse_record, record_campaign
 
     raw = read_json(record_file)
     if isinstance(raw, dict) and raw.get("phase") == "between":
@@ -65,9 +66,7 @@ def _load(record_file: str, data_dir: str | None):
         raise InputError("field 'phase': the record is between cases (its case was closed by "
                          "'deduce story end'): spend its SM with 'deduce story spend' or start "
                          "the next case with 'deduce story next'", where=record_file, field="phase")
-    folder = data_dir or (raw.get("data") if isinstance(raw, dict) else None)
-    data = load_campaign(folder)
-    return parse_record(raw, record_file, data)
+    return parse_record(raw, record_file, record_campaign(raw, record_file, data_dir))
 
 
 def _warn(data) -> None:
@@ -108,7 +107,8 @@ def list_(data_dir: str | None, as_json: bool) -> None:
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--adventure", help="Adventure id or name (default: the 1d6 of A000).")
 @click.option("--seed", type=SEED, help="Seed for the dice rolled at the start (equipment, "
-                                       "Adventure, start rules).")
+                                       "Adventure, start rules; default: a fresh one, "
+                                       "echoed and kept in the record).")
 @click.option("--traits", default="Aware,Charisma,Tracking", show_default=True,
               help="Holmes's 3 starting Traits (R003), comma separated.")
 @click.option("--equipment", help="Starting equipment paragraph (default: rolled, A000).")
@@ -135,6 +135,7 @@ def new(record_file: str, adventure, seed, traits, equipment, force, data_dir, a
         raise InputError("file exists (use --force to overwrite)", where=record_file)
     data = load_campaign(data_dir)
     _warn(data)
+    seed = _seed(seed)
     rec = new_record(data, adventure, seed, [t.strip() for t in traits.split(",") if t.strip()],
                      equipment, str(Path(data_dir).resolve()) if data_dir else None)
     write_json_atomic(record_file, rec)
@@ -178,6 +179,9 @@ def _pct(p: float) -> str:
 def _state_view(r: dict):
     from rich.table import Table
 
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.state import outcome_text
+
     motive = f" / Motive value {r['motive_value']}" if r["motive_value"] is not None else ""
     flags = [f"bonus +{r['bonus']['value']} to {r['bonus']['action']}" if r["bonus"] else "",
              "trapped: this turn is spent escaping" if r["trapped"] else "",
@@ -186,7 +190,7 @@ def _state_view(r: dict):
     head = (f"[bold]{esc(r['adventure']['id'])} {esc(r['adventure']['name'])}[/]  "
             f"turn {r['turn']}/12 ({r['phase']})  SM {r['sm']}{motive}"
             f"{'  can arrest' if r['can_arrest'] else ''}  Luck {r['luck']}"
-            + (f"  [red]case over: {r['outcome']}[/]" if r["outcome"] else ""))
+            + (f"  [red]case over: {esc(outcome_text(r['outcome']))}[/]" if r["outcome"] else ""))
     yield styled(head)
     if any(flags):
         yield "  " + "; ".join(f for f in flags if f)
@@ -235,7 +239,8 @@ def _state_view(r: dict):
             yield t
     if r["encounter"]:
         e = r["encounter"]
-        cols = ", ".join(f"{c['column']} {_pct(c['p']).strip()}" for c in e["columns"])
+        cols = ", ".join(f"{T.LINE_WORDS.get(c['column'], 'no encounter')} "
+                         f"{_pct(c['p']).strip()}" for c in e["columns"])
         yield (f"Encounter Matrix (R008): event on {e['event_on']}+: {_pct(e['p_event']).strip()} "
                f"(after Wait {_pct(e['p_event_after_wait']).strip()}); "
                f"vertical die {e['vertical_modifier']:+d}: {cols}")
@@ -246,12 +251,15 @@ def _parse_roll(text: str) -> tuple[str, int]:
     from deduce.core.names import resolve
     from deduce.models.detective_story import tables as T
 
+    from deduce.core.numbers import whole_number
+
     name, sep, value = text.partition("=")
-    if not sep or not value.strip().isdigit():
-        raise InputError(f"expected ACTION=N such as investigate=7, got {text!r}", where="--roll")
+    if not sep:
+        raise InputError(f"expected ACTION=N such as investigate=7, got {literal(text)!r}",
+                         where="--roll")
     action = resolve(name, list(T.ACTION_TABLES), "action with a 2d6 table", where="--roll",
                      aliases={"arrest": T.ATTEMPT_ARREST, "seek": T.SEEK})
-    return action, int(value)
+    return action, whole_number(value, 2, 12, "the natural 2d6 total", where="--roll")
 
 
 @story.command()
@@ -275,7 +283,7 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     Examples:
       deduce story advise case.json
       deduce story advise case.json --json
-      deduce story advise case.json --roll research=6
+      deduce story advise case.json --roll explore=6
     """
     from deduce.core.errors import InputError
     from deduce.models.detective_story.advice import advise as run
@@ -304,7 +312,9 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
         print_json(doc)
         return
     if cf.case.over:
-        out.print(f"The case is over: {cf.case.outcome}.")
+        from deduce.models.detective_story.state import outcome_text
+
+        out.print(f"The case is over: {outcome_text(cf.case.outcome)}.")
         return
     print_advice(cf.case, cf.phase, advice)
     if roll:
@@ -350,10 +360,13 @@ def print_advice(case, phase: str, advice) -> None:
 
 def reroll_text(rr) -> str:
     """The re-roll advice in a line."""
+    from deduce.models.detective_story import tables as T
+
     verdict = ("spend 1 Luck and roll again" if rr.spend else
                "keep it" if rr.p_reroll is not None else "keep it (no Luck left)")
     again = _pct(rr.p_reroll).strip() if rr.p_reroll is not None else "-"
-    return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {rr.outcome}: P(arrest) keeping "
+    outcome = T.OUTCOME_TEXT[rr.what][rr.outcome]
+    return (f"{rr.what}: dice {rr.roll}, total {rr.total} -> {outcome}: P(arrest) keeping "
             f"{_pct(rr.p_keep).strip()}, re-rolling {again}: {verdict}")
 
 
@@ -381,21 +394,30 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     natural total N, or N/M when 1 Luck was spent to re-roll M; the Encounter Matrix 2d6;
     a d6 as its face (1-6: the engine reads the line, the vertical modifiers, the
     paragraph); a test or a healing roll as the 2d6 total or pass/fail; a random Ally or
-    Trait by name; option 3's start (deduction, hide_follow, fight); a fight's end (won
-    wounded, lost watson serious, escaped, ...). On a terminal (without --json) whatever
-    is missing is asked; otherwise a missing or wrong answer exits 2 naming the question and the answers
-    it takes, and FILE is left as it was.
+    Trait by name; option 3's start (Deduction, Hide/Follow, Fight); a fight's end (won
+    wounded, lost watson serious, escaped, ...). Numbers are decimal digits of any script.
+    On a terminal (without --json) whatever is missing is asked; otherwise a missing or
+    wrong answer exits 2 naming the question and the answers it takes, and FILE is left
+    as it was.
+
+    What a turn needs: an Action with a 2d6 table (all but Wait, Rest and Escape the trap)
+    needs its 2d6 first, then what its row leads to (an event: the line's d6, then the
+    paragraph's tests and dice); Rest needs a healing roll for each Wounded or afflicted
+    member it treats; then the Encounter Matrix's 2d6 and, on an encounter, the column's
+    d6 and that event's dice. So Wait needs one answer, and -a 2 is always quiet (2 + 1:
+    no turn has an encounter below 5).
 
     JSON: {"file", "turn": the turn played, "action", "log": [what happened], "answers":
     [{"question", "answer"}], "luck_spent", "phase", "next_turn", "sm", "luck",
     "outcome"}.
 
     \b
-    Examples:
-      deduce story turn case.json investigate -a 8 -a 9 -a 3
-      deduce story turn case.json research -a 5/10 -a 6
-      deduce story turn case.json explore --action-only -a 7
-      deduce story turn case.json -a 11 -a 2
+    Examples (each on a fresh 'deduce story new --adventure a001 --seed 7 case.json'):
+      deduce story turn case.json wait -a 2
+      deduce story turn case.json explore -a 7 -a 2 -a 9 -a 3
+      deduce story turn case.json explore -a 5/8 -a 2 --json
+      deduce story turn case.json explore --action-only -a 5/8
+      deduce story turn case.json -a 2
     """
     import sys
 
@@ -438,8 +460,10 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
     for line in done.log:
         out.print(f"  {line}")
     if c.over:
-        out.print(f"The case is over: {c.outcome}. Close it with: deduce story end "
-                  f"{record_file}")
+        from deduce.models.detective_story.state import outcome_text
+
+        out.print(f"The case is over: {outcome_text(c.outcome)}. Close it with: deduce story "
+                  f"end {record_file}")
     elif done.phase == "encounter":
         out.print(f"Action recorded; next: the Encounter Matrix (deduce story turn "
                   f"{record_file}). SM {c.sm}, Luck {c.luck}.")
@@ -493,10 +517,12 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data
     if from_file:
         from deduce.core.records import read_json
 
+        from deduce.models.detective_story.state import data_folder
+
         cf = _load(from_file, data_dir)
         _warn(cf.data)
         record = read_json(from_file)
-        data_dir = data_dir or record.get("data")
+        data_dir = data_dir or data_folder(record, from_file)
     summary = run_selfplay(policy, cases, seed, record, data_dir, adventure, workers,
                            progress=_progress, scheduler=scheduler)
     summary["from"] = from_file
@@ -549,18 +575,12 @@ def _load_between(record_file: str, data_dir: str | None):
     """The raw record between cases in FILE and its campaign data (both checked)."""
     from deduce.core.records import read_json
     from deduce.models.detective_story.campaign import check_between
-    from deduce.models.detective_story.data import load_campaign
+    from deduce.models.detective_story.state import record_campaign
 
     raw = read_json(record_file)
-    data = load_campaign(data_dir or (raw.get("data") if isinstance(raw, dict) else None))
+    data = record_campaign(raw, record_file, data_dir)
     _warn(data)
     return check_between(raw, record_file, data), data
-
-
-_LOSS_TEXT = {"holmes_killed": "Holmes is killed",
-              "watson_killed": "Watson is killed",
-              "lestrade_killed": "the Inspector is killed",
-              "nothing": "no further effect"}
 
 
 @story.command()
@@ -594,15 +614,17 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
 
     from deduce.core.errors import InputError
     from deduce.core.records import write_json_atomic
-    from deduce.models.detective_story.campaign import close_case, game_over
-    from deduce.models.detective_story.state import TIME_UP
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.campaign import cheapest_purchase, close_case, game_over
+    from deduce.models.detective_story.state import TIME_UP, outcome_text
 
     cf = _load(record_file, data_dir)
     _warn(cf.data)
     case = cf.case
     if time_up:
         if case.over:
-            raise InputError(f"the case is already over ({case.outcome})", where="--time-up")
+            raise InputError(f"the case is already over ({outcome_text(case.outcome)})",
+                             where="--time-up")
         if case.turn != 12:
             raise InputError(f"the record is at turn {case.turn}: a case runs to the end of "
                              "turn 12 (R007)", where="--time-up")
@@ -631,21 +653,28 @@ def end(record_file: str, time_up: bool, seed, data_dir, as_json: bool) -> None:
         return
     adv = cf.ctx.adventure
     out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(adv.id)} {esc(adv.name)} closed: "
-                     f"{case.outcome} ({'won' if case.won else 'lost'})"))
+                     f"{esc(outcome_text(case.outcome))} ({'won' if case.won else 'lost'})"))
     if case.won:
         out.print(f"  Luck {case.luck} + SM {case.sm} = {rec['luck']} for the next case (R010); "
-                  f"{rec['sm']} SM to spend")
+                  + (f"{rec['sm']} SM to spend" if rec["sm"] else "no SM to spend"))
     elif case.outcome != "holmes_killed":
         out.print(f"  SM {case.sm} lost; Luck {case.luck} -> {rec['luck']} (half lost, rounded "
                   "up, R007)")
     if roll:
-        out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: {_LOSS_TEXT[roll[1]]} "
-                  f"(seed {seed})")
+        out.print(f"  no SM and no Luck left: loss table 1d6 = {roll[0]}: "
+                  f"{T.LOSS_WORDS[roll[1]]} (seed {seed})")
     if summary["game_over"]:
         out.print(styled("  [red bold]the game is over[/]: Holmes is dead"))
+        return
+    nxt = f"'deduce story next {record_file} --adventure ID'"
+    cheapest = cheapest_purchase(rec)
+    if rec["sm"] >= cheapest:
+        out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then {nxt}")
+    elif rec["sm"]:
+        out.print(f"  next: {nxt} ({rec['sm']} SM is too little to buy anything: the cheapest "
+                  f"purchase costs {cheapest}; at most 1 SM goes on to the next case, R001)")
     else:
-        out.print(f"  next: 'deduce story spend ... {record_file}' (R010), then "
-                  f"'deduce story next {record_file} --adventure ID'")
+        out.print(f"  next: {nxt}")
 
 
 @story.group()
@@ -756,7 +785,7 @@ def spend_trait(record_file: str, who: str, trait: str, data_dir, as_json: bool)
         after = C.spend_trait(raw, who, name)
     except InputError as exc:
         raise _at(record_file, exc, {"trait": f"{who}.traits", "who": who}) from None
-    lv = raw[who]["traits"].get(name, 0)
+    lv = raw[who].get("traits", {}).get(name, 0)
     _spent(record_file, raw, after, "trait", f"{who.capitalize()} {name} {lv} -> {lv + 1}",
            as_json, who=who, trait=name, **{"from": lv, "to": lv + 1})
 
@@ -798,11 +827,14 @@ def _parse_split(text: str) -> tuple[int, int, int]:
     from deduce.core.errors import InputError
     from deduce.models.detective_story import tables as T
 
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise InputError(f"expected BRAINS,BRAWN,BRAVERY such as 2,1,1, got {text!r}",
+    from deduce.core.numbers import whole_number
+
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise InputError(f"expected BRAINS,BRAWN,BRAVERY such as 2,1,1, got {literal(text)!r}",
                          where="--split")
-    split = tuple(int(p) for p in parts)
+    split = tuple(whole_number(p, 0, T.FRIEND_QUALITY_POINTS, f"the {q} points", where="--split")
+                  for p, q in zip(parts, ("Brains", "Brawn", "Bravery")))
     if sum(split) != T.FRIEND_QUALITY_POINTS:
         raise InputError(f"the points must add up to {T.FRIEND_QUALITY_POINTS}, got {sum(split)}",
                          where="--split")

@@ -61,12 +61,47 @@ def test_a_second_s13_table_session_is_refused_and_nothing_acknowledged_is_lost(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
-def test_a_one_shot_writer_refuses_a_record_held_by_a_live_session(tmp_path):
-    record = tmp_path / "case.json"
+def _late_story_record(path):
+    """A Detective Story case at turn 11 with the Villain known (its DP takes a moment)."""
     made = subprocess.run(deduce_argv() + ["story", "new", "--adventure", "a001", "--seed", "7",
-                                           str(record)], capture_output=True, text=True,
+                                           str(path)], capture_output=True, text=True,
                           env=quiet_env(), timeout=60)
     assert made.returncode == 0, made.stderr
+    rec = json.loads(path.read_text())
+    rec.update(turn=11, villain="c201", sm=1, luck=2, clue_found=True)
+    path.write_text(json.dumps(rec))
+
+
+def test_a_one_shot_writer_refuses_a_record_held_by_a_live_session(tmp_path):
+    record = tmp_path / "case.json"
+    _late_story_record(record)
+    before = record.read_bytes()
+    table = subprocess.Popen(deduce_argv() + ["story", "table", str(record)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=quiet_env())
+    try:
+        ready, _, _ = select.select([table.stderr], [], [], 60)
+        assert ready, "the table session asked nothing"
+        assert table.stderr.readline().startswith("Action (or undo, quit)")  # solved, asking
+        turn = subprocess.run(deduce_argv() + ["story", "turn", str(record), "wait", "-a", "2"],
+                              capture_output=True, text=True, env=quiet_env(), timeout=60)
+        assert turn.returncode == 2
+        assert f"{record}: the record is in use by another deduce session (process " \
+               f"{table.pid}), waited 2 s" in turn.stderr
+        assert record.read_bytes() == before
+        table.stdin.write("quit\n")
+        table.stdin.close()
+        assert table.wait(timeout=60) == 0
+    finally:
+        table.kill()
+        table.wait()
+    assert record.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case.json"]
+
+
+def test_a_story_table_on_a_record_held_by_another_process_is_refused_at_once(tmp_path):
+    record = tmp_path / "case.json"
+    _late_story_record(record)
     before = record.read_bytes()
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\n"
@@ -75,12 +110,13 @@ def test_a_one_shot_writer_refuses_a_record_held_by_a_live_session(tmp_path):
          str(record)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        turn = subprocess.run(deduce_argv() + ["story", "turn", str(record), "wait", "-a", "2",
-                                               "-a", "9"], capture_output=True, text=True,
-                              env=quiet_env(), timeout=60)
-        assert turn.returncode == 2
-        assert f"{record}: the record is in use by another deduce session (process " \
-               f"{holder.pid}), waited 2 s" in turn.stderr
+        table = subprocess.run(deduce_argv() + ["story", "table", str(record)], input="wait\n2\n",
+                               capture_output=True, text=True, env=quiet_env(), timeout=60)
+        assert table.returncode == 2
+        assert table.stdout == ""
+        assert table.stderr == (f"error: {record}: the record is in use by another deduce "
+                                f"session (process {holder.pid}): finish that session first "
+                                "(one writer per record)\n")  # at once: no wait
         assert record.read_bytes() == before
     finally:
         holder.kill()

@@ -23,7 +23,7 @@ from deduce.models.detective_story import advice as A
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context
+from deduce.models.detective_story.state import Case, Context, outcome_text
 
 POLICIES = ("optimal", "greedy", "random")
 
@@ -199,7 +199,8 @@ def play_one(spec: CaseSpec) -> CaseResult:
     if policy is None:
         policy = _POLICY_CACHE[spec.policy] = make_policy(spec.policy)
     if cf.case.over:
-        raise InputError(f"the case is already over ({cf.case.outcome})", field="outcome")
+        raise InputError(f"the case is already over ({outcome_text(cf.case.outcome)})",
+                         field="outcome")
     played = play_case(cf.ctx, cf.case, policy, rng, cf.phase, cf.waited)
     c = played.case
     return CaseResult(c.outcome, c.won, played.turns, played.luck_spent,

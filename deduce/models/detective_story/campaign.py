@@ -27,13 +27,14 @@ import random
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.data import Data
+from deduce.models.detective_story.data import Data, shown
 from deduce.models.detective_story.state import (
     GAME,
     HOLMES_KILLED,
     OUTCOMES,
     VERSION,
     Case,
+    outcome_text,
     CaseFile,
     case_to_record,
     parse_record,
@@ -115,9 +116,10 @@ def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tupl
     if not case.over:
         raise InputError("the case is not over yet", field="outcome")
     if case.won and case.villain is None:
-        raise InputError(f"a case {case.outcome} needs its revealed Villain", field="villain")
+        raise InputError(f"a won case ({outcome_text(case.outcome)}) needs its revealed Villain",
+                         field="villain")
     rec = copy.deepcopy(case_to_record(cf, case))
-    log = [f"case closed: {case.outcome}"]
+    log = [f"case closed: {outcome_text(case.outcome)}"]
     roll = None
     insp = dict(rec.get("inspector") or {"status": "lestrade", "barred_cases": 0})
     insp["barred_cases"] = max(0, insp.get("barred_cases", 0) - 1)
@@ -133,7 +135,8 @@ def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tupl
             face = rng.randint(1, 6)
             result = T.LOSS_TABLE[face]
             roll = (face, result)
-            log.append(f"lost with no SM and no Luck: 1d6 {face}: {result}")
+            log.append(f"lost with no SM and no Luck: loss table 1d6 {face}: "
+                       f"{T.LOSS_WORDS[result]}")
             if result == "holmes_killed":
                 rec["outcome"] = HOLMES_KILLED
             elif result == "watson_killed":
@@ -180,16 +183,18 @@ def _between(rec: dict) -> None:
     if rec.get("outcome") is None:
         raise InputError("SM is spent after a case (R010); this case is still open", field="outcome")
     if rec.get("phase") != BETWEEN:
-        raise InputError(f"the case is over ({rec['outcome']}) but not closed: close it first "
+        raise InputError(f"the case is over ({outcome_text(rec['outcome'])}) but not closed: "
+                         "close it first "
                          "(deduce story end), which applies R007/R010", field="phase")
     if game_over(rec):
         raise InputError("Holmes is dead: the game is over", field="outcome")
 
 
 def check_between(raw, where: str, data: Data) -> dict:
-    """``raw`` if it is a well-formed record between cases, else ``InputError`` naming
-    ``where`` and the field. The sheets, friends, equipment and the rest are checked by
-    ``parse_record`` on a copy with the closed case's own fields cleared."""
+    """``raw``, its names made canonical, if it is a well-formed record between cases, else
+    ``InputError`` naming ``where`` and the field. The sheets, friends, equipment and the
+    rest are checked by ``parse_record`` on a copy with the closed case's own fields
+    cleared."""
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object (a case record)", where=where)
     if raw.get("phase") != BETWEEN:
@@ -197,7 +202,7 @@ def check_between(raw, where: str, data: Data) -> dict:
             msg = f"the case is still running (turn {raw.get('turn')}); it has no outcome yet"
             fld = "outcome"
         else:
-            msg = (f"the case is over ({raw.get('outcome')}) but not closed: run "
+            msg = (f"the case is over ({outcome_text(raw.get('outcome'))}) but not closed: run "
                    "'deduce story end' on it first")
             fld = "phase"
         raise InputError(f"field '{fld}': {msg}", where=where, field=fld)
@@ -206,15 +211,38 @@ def check_between(raw, where: str, data: Data) -> dict:
                          f"got {raw.get('outcome')!r}", where=where, field="outcome")
     ruled = raw.get("ruled_out", [])
     if not isinstance(ruled, list):
-        raise InputError(f"field 'ruled_out': expected list, got {ruled!r}", where=where,
+        raise InputError(f"field 'ruled_out': expected a list, got {shown(ruled)}", where=where,
                          field="ruled_out")
     for i, v in enumerate(ruled):
-        resolve(v if isinstance(v, str) else repr(v), list(data.villains), "villain",
-                where=f"{where}: field 'ruled_out[{i}]'")
+        if not isinstance(v, str):
+            raise InputError(f"field 'ruled_out[{i}]': expected a villain (a string), got "
+                             f"{shown(v)}", where=where, field=f"ruled_out[{i}]")
+    ruled = sorted({resolve(v, list(data.villains), "villain",
+                            where=f"{where}: field 'ruled_out[{i}]'") for i, v in enumerate(ruled)})
+    case_fields = ("phase", "outcome", "villain", "motive", "villain_meetings", "watson_here")
     probe = dict(raw, phase="action", outcome=None, villain=None, motive=None,
                  villain_meetings=0, watson_here=False, ruled_out=[])
-    parse_record(probe, where, data)
-    return raw
+    checked = dict(parse_record(probe, where, data).record, ruled_out=ruled)
+    for key in case_fields:  # the closed case's own fields, as they were
+        checked.pop(key, None)
+        if key in raw:
+            checked[key] = raw[key]
+    return checked
+
+
+def cheapest_purchase(rec: dict) -> int:
+    """The SM the cheapest purchase open to the record between cases costs (R010)."""
+    costs = [T.EQUIPMENT_COST] + ([T.FRIEND_COST] if rec.get("allies") else [])
+    for who, start in (("holmes", T.HOLMES_START), ("watson", T.WATSON_START)):
+        sheet = rec.get(who)
+        if sheet is None:
+            continue
+        costs += [T.quality_cost(sheet[q.lower()]) for q in T.QUALITIES
+                  if sheet[q.lower()] < start[q] + T.QUALITY_RAISE_CAP]
+        levels = sheet.get("traits", {})
+        costs += [T.TRAIT_COST[levels.get(t, 0)] for t in T.TRAITS
+                  if levels.get(t, 0) < T.MAX_TRAIT and not (who == "holmes" and t == "Medicine")]
+    return min(costs)
 
 
 def _pay(rec: dict, cost: int, what: str) -> None:
@@ -251,7 +279,7 @@ def spend_trait(rec: dict, who: str, trait: str) -> dict:
     if who == "holmes" and name == "Medicine":
         raise InputError("Holmes may never choose Medicine (R003)", field="trait")
     sheet = _who(rec, who)
-    level = sheet["traits"].get(name, 0)
+    level = sheet.setdefault("traits", {}).get(name, 0)
     if level >= T.MAX_TRAIT:
         raise InputError(f"{name} is already {T.MAX_TRAIT} (R010)", field="trait")
     _pay(rec, T.TRAIT_COST[level], f"{name} {level}->{level + 1}")

@@ -57,6 +57,17 @@ Effects (a list of inline tables, each with one verb key)::
 
 Names of Traits and Qualities are matched case-insensitively (``names.resolve``).
 
+Caps (exit 2 naming the cap): at most ``MAX_CAMPAIGN_FILES`` ``*.toml`` files in a folder
+(files whose name starts with ``.`` are not read), each read by ``core.records.read_toml``
+(``MAX_FILE_BYTES``, nesting, integer limit; a UTF-8 BOM is fine); effects nested at
+most ``MAX_EFFECT_DEPTH`` deep (a ``test``, ``require``, ``d6`` or ``combat`` inside
+another's branch is one level more); the effects of one entry (and the special rules of
+an Adventure at one moment) coming out in at most ``MAX_EFFECT_OUTCOMES`` ways
+(``effect_outcomes``). Every effect table is parsed once: a ``d6`` key
+covering several faces (``"1-6"``) gives each face the same effects, and identical effects
+anywhere in the campaign are one shared object (so loading, checking and comparing them
+is linear in the files, however the branches nest).
+
 Checks on load (``load_campaign``): unknown keys and wrong types, ids, line lengths, d6
 faces, every reference between paragraphs (a dangling one is an ``InputError`` naming the
 file, the paragraph id and the field, e.g. ``memoirs.toml: m405: field 'effects[1].goto':
@@ -68,8 +79,8 @@ campaign entry or effect leads to (``Data.warnings``). References form a network
 from __future__ import annotations
 
 import difflib
+import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -79,6 +90,14 @@ from deduce.core.errors import InputError
 from deduce.core.names import resolve
 from deduce.models.detective_story import effects as fx
 from deduce.models.detective_story import tables as T
+
+#: the most ``*.toml`` files a campaign folder may hold
+MAX_CAMPAIGN_FILES = 100
+#: the deepest nesting of effects (a branch of a test, require, d6 or combat is one level)
+MAX_EFFECT_DEPTH = 16
+#: the most ways the effects of one entry may come out (``effect_outcomes``): the advisor
+#: follows every way, so tests one after another (2 ** n ways) would make it exponential
+MAX_EFFECT_OUTCOMES = 64
 
 KINDS = ("character", "clue", "location", "event", "equipment", "story")
 WHEN = ("start", "reveal", "motive")
@@ -224,6 +243,7 @@ class _Ctx:
 
     def __init__(self, where: str, ids: dict[str, set[str]], pid: str | None = None):
         self.where, self.ids, self.pid = where, ids, pid
+        self.pool: dict = ids.setdefault("pool", {})  # shared by every entry: see ``_intern``
 
     def bad(self, path: str, message: str) -> InputError:
         return InputError(f"field '{path}': {message}", where=self.where, field=path)
@@ -243,27 +263,33 @@ class _Ctx:
         value = table[key]
         ok = (type(value) is int) if kind is int else isinstance(value, kind)
         if not ok:
-            raise self.bad(_join(path, key), f"expected {_kind_name(kind)}, got {value!r}")
+            raise self.bad(_join(path, key), f"expected {_kind_name(kind)}, got {shown(value)}")
         return value
 
     def ref(self, value: Any, group: str, path: str) -> str:
         if not isinstance(value, str):
-            raise self.bad(path, f"expected a paragraph id, got {value!r}")
+            raise self.bad(path, f"expected a {group} id, got {shown(value)}")
         if value not in self.ids[group]:
             known = sorted(self.ids[group])
             close = difflib.get_close_matches(value, known, n=1)
             hint = f"; did you mean {close[0]}?" if close else ""
             noun = {"paragraph": "paragraph", "villain": "villain", "adventure": "adventure"}[group]
-            raise self.bad(path, f"unknown {noun} {value!r}{hint}")
+            raise self.bad(path, f"unknown {noun} {shown(value)}{hint}")
         return value
 
     def name(self, value: Any, choices: tuple[str, ...], kind: str, path: str) -> str:
         if not isinstance(value, str):
-            raise self.bad(path, f"expected a {kind} name, got {value!r}")
+            raise self.bad(path, f"expected a {kind} name, got {shown(value)}")
         try:
             return resolve(value, choices, kind)
         except InputError as exc:
             raise self.bad(path, str(exc)) from None
+
+
+def shown(value: Any, width: int = 60) -> str:
+    """``repr(value)``, cut to ``width`` characters (a wrong value may be a whole table)."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width] + "..."
 
 
 def _join(path: str, key: Any) -> str:
@@ -277,12 +303,12 @@ def _kind_name(kind: type) -> str:
 
 def _trait_levels(ctx: _Ctx, value: Any, path: str) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
-        raise ctx.bad(path, f"expected a table of Trait levels, got {value!r}")
+        raise ctx.bad(path, f"expected a table of Trait levels, got {shown(value)}")
     out: dict[str, int] = {}
     for key, level in value.items():
         name = ctx.name(key, T.TRAITS, "trait", _join(path, key))
         if type(level) is not int or not 1 <= level <= T.MAX_TRAIT:
-            raise ctx.bad(_join(path, key), f"a Trait level is 1-{T.MAX_TRAIT}, got {level!r}")
+            raise ctx.bad(_join(path, key), f"a Trait level is 1-{T.MAX_TRAIT}, got {shown(level)}")
         out[name] = level
     return tuple(sorted(out.items()))
 
@@ -296,7 +322,7 @@ def _quality(ctx: _Ctx, table: dict, key: str, path: str) -> int:
 
 def _sheet(ctx: _Ctx, value: Any, path: str) -> Sheet:
     if not isinstance(value, dict):
-        raise ctx.bad(path, f"expected a table, got {value!r}")
+        raise ctx.bad(path, f"expected a table, got {shown(value)}")
     ctx.keys(value, ("name", "brains", "brawn", "bravery", "traits", "friendly"), path)
     return Sheet(ctx.get(value, "name", str, path), _quality(ctx, value, "brains", path),
                  _quality(ctx, value, "brawn", path), _quality(ctx, value, "bravery", path),
@@ -313,7 +339,7 @@ def _faces(ctx: _Ctx, value: Any, path: str) -> tuple[int, ...]:
     else:
         faces = ()
     if not faces or any(not 1 <= f <= 6 for f in faces):
-        raise ctx.bad(path, f"expected d6 faces such as \"1-3\" or 4, got {value!r}")
+        raise ctx.bad(path, f"expected d6 faces such as \"1-3\" or 4, got {shown(value)}")
     return faces
 
 
@@ -329,33 +355,94 @@ _VERBS = {
 }
 
 
-def parse_effects(ctx: _Ctx, value: Any, path: str) -> fx.Effects:
-    """A list of effect tables -> a tuple of effects (``InputError`` naming the field)."""
+def parse_effects(ctx: _Ctx, value: Any, path: str, depth: int = 1) -> fx.Effects:
+    """A list of effect tables -> a tuple of effects (``InputError`` naming the field).
+    ``depth``: how deep this list is nested in effects (at most ``MAX_EFFECT_DEPTH``)."""
+    if depth > MAX_EFFECT_DEPTH:
+        raise ctx.bad(path, f"effects nested too deeply: more than the cap of "
+                      f"{MAX_EFFECT_DEPTH} levels of test, require, d6 and combat branches "
+                      "inside one another")
     if not isinstance(value, list):
-        raise ctx.bad(path, f"expected a list of effects, got {value!r}")
+        raise ctx.bad(path, f"expected a list of effects, got {shown(value)}")
     out = []
     for i, item in enumerate(value):
         p = f"{path}[{i}]"
         if not isinstance(item, dict):
-            raise ctx.bad(p, f"expected an effect table such as {{sm = 1}}, got {item!r}")
+            raise ctx.bad(p, f"expected an effect table such as {{sm = 1}}, got {shown(item)}")
         verbs = [k for k in item if k in _VERBS]
         if len(verbs) != 1:
-            raise ctx.bad(p, f"an effect has exactly one of {', '.join(_VERBS)}; got {sorted(item)}")
+            raise ctx.bad(p, f"an effect has exactly one of {', '.join(_VERBS)}; got "
+                          f"{shown(sorted(item))}")
         verb = verbs[0]
         ctx.keys(item, (verb,) + _VERBS[verb], p)
-        effect = _effect(ctx, verb, item, p)
+        effect = _intern(ctx, _effect(ctx, verb, item, p, depth))
         if isinstance(effect, fx.Goto) and i != len(value) - 1:
             raise ctx.bad(f"{p}.goto", "goto must be the last effect of its list")
         out.append(effect)
-    return tuple(out)
+    effects = _intern(ctx, tuple(out))
+    if depth == 1:
+        _check_outcomes(ctx, effects, path)
+    return effects
 
 
-def _branches(ctx: _Ctx, item: dict, path: str) -> tuple[fx.Effects, fx.Effects]:
-    return (parse_effects(ctx, item.get("pass", []), _join(path, "pass")),
-            parse_effects(ctx, item.get("fail", []), _join(path, "fail")))
+def effect_outcomes(effects: fx.Effects, memo: dict | None = None) -> int:
+    """How many ways ``effects`` can come out, as the advisor follows them: a test's pass
+    and fail, a d6's different faces, a fight won, lost or escaped, add up inside the
+    effect, and effects one after another multiply; a requirement takes one of its two
+    branches. Counted once per shared list (``memo``: id -> count) and capped just past
+    ``MAX_EFFECT_OUTCOMES``, so linear in the effects."""
+    memo = {} if memo is None else memo
+    key = id(effects)
+    if key in memo:
+        return memo[key]
+    n = 1
+    for e in effects:
+        if isinstance(e, fx.Test):
+            n *= effect_outcomes(e.passed, memo) + effect_outcomes(e.failed, memo)
+        elif isinstance(e, fx.Require):
+            n *= max(effect_outcomes(e.passed, memo), effect_outcomes(e.failed, memo))
+        elif isinstance(e, fx.D6):
+            distinct = {id(f): f for f in e.faces}.values()
+            n *= sum(effect_outcomes(f, memo) for f in distinct)
+        elif isinstance(e, fx.Combat):
+            n *= effect_outcomes(e.won, memo) + effect_outcomes(e.lost, memo) + 1
+        n = min(n, MAX_EFFECT_OUTCOMES + 1)
+    memo[key] = n
+    return n
 
 
-def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
+def _check_outcomes(ctx: _Ctx, effects: fx.Effects, path: str) -> None:
+    if effect_outcomes(effects, ctx.ids.setdefault("outcomes", {})) > MAX_EFFECT_OUTCOMES:
+        raise ctx.bad(path, f"these effects can come out in more than the cap of "
+                      f"{MAX_EFFECT_OUTCOMES} ways (tests, d6s and fights one after another "
+                      "multiply their outcomes, and the advisor follows every way)")
+
+
+def _intern(ctx: _Ctx, obj):
+    """The one shared object equal to ``obj`` (an effect, or a tuple of effects, whose parts
+    are shared already): keyed by the type and the parts' identities, so nothing is hashed
+    or compared deeply, and equal effects are the same object (compared at once)."""
+    if isinstance(obj, tuple):
+        key = (tuple, tuple(map(id, obj)))
+    else:
+        key = (type(obj),) + tuple(_part_key(getattr(obj, f)) for f in obj.__dataclass_fields__)
+    return ctx.pool.setdefault(key, obj)
+
+
+def _part_key(value):
+    if isinstance(value, tuple):  # effects, or the faces of a d6 (tuples of effects)
+        return (tuple, tuple(map(id, value)))
+    if isinstance(value, (fx.Opponent, str, int, bool, type(None))):
+        return (type(value), value)
+    return id(value)
+
+
+def _branches(ctx: _Ctx, item: dict, path: str, depth: int) -> tuple[fx.Effects, fx.Effects]:
+    return (parse_effects(ctx, item.get("pass", []), _join(path, "pass"), depth + 1),
+            parse_effects(ctx, item.get("fail", []), _join(path, "fail"), depth + 1))
+
+
+def _effect(ctx: _Ctx, verb: str, item: dict, p: str, depth: int = 1):
     v = item[verb]
     vp = _join(p, verb)
     if verb in ("sm", "luck"):
@@ -369,11 +456,11 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
         return fx.Arrest() if verb == "arrest" else fx.LoseCase()
     if verb == "leave":
         if v != "ally":
-            raise ctx.bad(vp, f"expected \"ally\", got {v!r}")
+            raise ctx.bad(vp, f"expected \"ally\", got {shown(v)}")
         return fx.Leave()
     if verb == "reveal":
         if v not in ("villain", "motive"):
-            raise ctx.bad(vp, f"expected \"villain\" or \"motive\", got {v!r}")
+            raise ctx.bad(vp, f"expected \"villain\" or \"motive\", got {shown(v)}")
         return fx.Reveal(v)
     if verb == "unlock":
         ctx.name(v, (T.INVESTIGATE,), "action", vp)
@@ -383,17 +470,20 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
     if verb == "join":
         target = ctx.pid if v == "self" else ctx.ref(v, "paragraph", vp)
         if target is None or target not in ctx.ids["character"]:
-            raise ctx.bad(vp, f"{v!r} is not a paragraph with a character sheet")
+            raise ctx.bad(vp, f"{shown(v)} is not a paragraph with a character sheet")
         return fx.Join(target)
     if verb == "d6":
         if not isinstance(v, dict) or not v:
             raise ctx.bad(vp, "expected a table of faces, e.g. {\"1-3\" = [...], \"4-6\" = [...]}")
         faces: list[fx.Effects | None] = [None] * 6
         for key, effects in v.items():
-            for f in _faces(ctx, key, _join(vp, key)):
+            covered = _faces(ctx, key, _join(vp, key))
+            for f in covered:
                 if faces[f - 1] is not None:
                     raise ctx.bad(_join(vp, key), f"face {f} is given twice")
-                faces[f - 1] = parse_effects(ctx, effects, _join(vp, key))
+            parsed = parse_effects(ctx, effects, _join(vp, key), depth + 1)  # once per key
+            for f in covered:
+                faces[f - 1] = parsed
         missing = [str(i + 1) for i, f in enumerate(faces) if f is None]
         if missing:
             raise ctx.bad(vp, f"faces {', '.join(missing)} have no effects (use [] for none)")
@@ -401,7 +491,7 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
     if verb == "test":
         name = ctx.name(v, T.QUALITIES + T.TRAITS, "Quality or Trait", vp)
         quality = name in T.QUALITIES
-        passed, failed = _branches(ctx, item, p)
+        passed, failed = _branches(ctx, item, p, depth)
         if quality:
             if "target" in item or "holmes_only" in item:
                 raise ctx.bad(_join(p, "target" if "target" in item else "holmes_only"),
@@ -421,20 +511,21 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
         total = ctx.get(item, "total", int, p, ... if quality else 1)
         if not 1 <= total <= 60:
             raise ctx.bad(_join(p, "total"), f"expected 1-60, got {total}")
-        passed, failed = _branches(ctx, item, p)
+        passed, failed = _branches(ctx, item, p, depth)
         return fx.Require(name, quality, total, passed, failed)
     if verb == "wound":
         if v not in ("holmes", "watson", "ally"):
-            raise ctx.bad(vp, f"expected holmes, watson or ally, got {v!r}")
+            raise ctx.bad(vp, f"expected holmes, watson or ally, got {shown(v)}")
         level = ctx.get(item, "level", str, p, "wounded")
         if level not in ("wounded", "serious", "killed"):
-            raise ctx.bad(_join(p, "level"), f"expected wounded, serious or killed, got {level!r}")
+            raise ctx.bad(_join(p, "level"),
+                          f"expected wounded, serious or killed, got {shown(level)}")
         return fx.Wound(v, level)
     if verb == "afflict":
         kind = ctx.name(v, ("Addiction", "Madness"), "affliction", vp)
         who = ctx.get(item, "who", str, p, "holmes")
         if who not in ("holmes", "watson"):
-            raise ctx.bad(_join(p, "who"), f"expected holmes or watson, got {who!r}")
+            raise ctx.bad(_join(p, "who"), f"expected holmes or watson, got {shown(who)}")
         levels = ctx.get(item, "levels", int, p, 1)
         if not 1 <= levels <= T.MAX_TRAIT:
             raise ctx.bad(_join(p, "levels"), f"expected 1-{T.MAX_TRAIT}, got {levels}")
@@ -452,9 +543,9 @@ def _effect(ctx: _Ctx, verb: str, item: dict, p: str):
         if not 0 <= opponent.weaponry <= T.MAX_TRAIT:
             raise ctx.bad(_join(vp, "weaponry"), f"expected 0-{T.MAX_TRAIT}")
     else:
-        raise ctx.bad(vp, f"expected \"self\" or {{name, brawn, weaponry}}, got {v!r}")
-    return fx.Combat(opponent, parse_effects(ctx, item.get("win", []), _join(p, "win")),
-                     parse_effects(ctx, item.get("lose", []), _join(p, "lose")))
+        raise ctx.bad(vp, f"expected \"self\" or {{name, brawn, weaponry}}, got {shown(v)}")
+    return fx.Combat(opponent, parse_effects(ctx, item.get("win", []), _join(p, "win"), depth + 1),
+                     parse_effects(ctx, item.get("lose", []), _join(p, "lose"), depth + 1))
 
 
 # ----------------------------------------------------------------------------- entries
@@ -463,7 +554,7 @@ def _paragraph(ctx: _Ctx, t: dict, source: str) -> Paragraph:
                  "revisit"), "")
     kind = ctx.get(t, "kind", str, "")
     if kind not in KINDS:
-        raise ctx.bad("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+        raise ctx.bad("kind", f"expected one of {', '.join(KINDS)}, got {shown(kind)}")
     sheet = _sheet(ctx, t["character"], "character") if "character" in t else None
     if kind == "character" and sheet is None:
         raise ctx.bad("character", "missing: a character paragraph needs a character sheet")
@@ -490,7 +581,7 @@ def _villain(ctx: _Ctx, t: dict, source: str) -> Villain:
     for i, m in enumerate(motives_raw):
         p = f"motives[{i}]"
         if not isinstance(m, dict):
-            raise ctx.bad(p, f"expected {{faces, text, value}}, got {m!r}")
+            raise ctx.bad(p, f"expected {{faces, text, value}}, got {shown(m)}")
         ctx.keys(m, ("faces", "text", "value"), p)
         faces = _faces(ctx, m.get("faces"), _join(p, "faces"))
         if seen & set(faces):
@@ -542,14 +633,24 @@ def _adventure(ctx: _Ctx, t: dict, source: str) -> Adventure:
     for i, s in enumerate(ctx.get(t, "special", list, "", [])):
         p = f"special[{i}]"
         if not isinstance(s, dict):
-            raise ctx.bad(p, f"expected a table, got {s!r}")
+            raise ctx.bad(p, f"expected a table, got {shown(s)}")
         ctx.keys(s, ("when", "first_case_only", "text", "effects"), p)
         when = ctx.get(s, "when", str, p)
         if when not in WHEN:
-            raise ctx.bad(_join(p, "when"), f"expected one of {', '.join(WHEN)}, got {when!r}")
+            raise ctx.bad(_join(p, "when"), f"expected one of {', '.join(WHEN)}, got {shown(when)}")
         special.append(Special(when, ctx.get(s, "first_case_only", bool, p, False),
                                ctx.get(s, "text", str, p, ""),
                                parse_effects(ctx, s.get("effects", []), _join(p, "effects"))))
+    memo = ctx.ids.setdefault("outcomes", {})
+    for when in WHEN:  # the special rules of one moment are read one after another
+        ways = 1
+        for s in special:
+            if s.when == when:
+                ways = min(ways * effect_outcomes(s.effects, memo), MAX_EFFECT_OUTCOMES + 1)
+        if ways > MAX_EFFECT_OUTCOMES:
+            raise ctx.bad("special", f"the special rules read at {when} can come out in more "
+                          f"than the cap of {MAX_EFFECT_OUTCOMES} ways (their tests, d6s and "
+                          "fights multiply their outcomes)")
     return Adventure(t["id"], ctx.get(t, "name", str, ""), ctx.get(t, "text", str, "", ""),
                      ctx.get(t, "london", bool, ""), tuple(lines), forbidden, tuple(special), source)
 
@@ -571,7 +672,7 @@ def _campaign(ctx: _Ctx, t: dict) -> Campaign:
 
     inspector = para("inspector", False)
     if inspector is not None and inspector not in ctx.ids["character"]:
-        raise ctx.bad("inspector", f"{inspector!r} is not a paragraph with a character sheet")
+        raise ctx.bad("inspector", f"{shown(inspector)} is not a paragraph with a character sheet")
     return Campaign(ctx.get(t, "id", str, ""), ctx.get(t, "name", str, ""),
                     ctx.get(t, "text", str, "", ""), para("baker_street"), para("escape"),
                     para("end_of_case", False), para("start", False), inspector,
@@ -580,21 +681,49 @@ def _campaign(ctx: _Ctx, t: dict) -> Campaign:
 
 
 # ----------------------------------------------------------------------------- loading
-def _read_folder(folder: Path) -> list[tuple[str, dict]]:
-    if not folder.exists():
-        raise InputError("no such folder", where=str(folder))
-    files = sorted(folder.glob("*.toml")) if folder.is_dir() else [folder]
+def campaign_files(folder: str | Path) -> list[Path]:
+    """The ``*.toml`` files of the campaign folder ``folder``, sorted by name (at most
+    ``MAX_CAMPAIGN_FILES``; names starting with ``.`` skipped); ``InputError`` naming the
+    folder when it is missing, is not a folder, cannot be listed or holds none or too many."""
+    import stat
+
+    folder = Path(folder)
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        raise InputError("no such folder", where=str(folder)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the folder: {exc.strerror or exc}",
+                         where=str(folder)) from None
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else \
+            "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "not a folder"
+        raise InputError(f"expected a campaign folder of *.toml files, but it is {kind}",
+                         where=str(folder))
+    files = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".toml") and not entry.name.startswith("."):
+                    files.append(folder / entry.name)
+                    if len(files) > MAX_CAMPAIGN_FILES:
+                        raise InputError(f"more than the cap of {MAX_CAMPAIGN_FILES} *.toml "
+                                         "files in a campaign folder", where=str(folder))
+    except OSError as exc:
+        raise InputError(f"cannot read the folder: {exc.strerror or exc}",
+                         where=str(folder)) from None
     if not files:
-        raise InputError("no *.toml files here", where=str(folder))
-    out = []
-    for f in files:
-        try:
-            out.append((f.name, tomllib.loads(f.read_text(encoding="utf-8"))))
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"not valid TOML: {exc}", where=str(f)) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read file: {exc}", where=str(f)) from None
-    return out
+        raise InputError("no *.toml files here (a campaign is a folder of *.toml files)",
+                         where=str(folder))
+    return sorted(files)
+
+
+def _read_folder(folder: Path) -> list[tuple[str, dict]]:
+    """``(file name, parsed TOML)`` of every campaign file (``core.records.read_toml``:
+    regular files only, size and nesting caps, BOM accepted)."""
+    from deduce.core.records import read_toml
+
+    return [(f.name, read_toml(f)) for f in campaign_files(folder)]
 
 
 def load_campaign(folder: str | Path | None = None) -> Data:
@@ -609,8 +738,15 @@ def load_campaign(folder: str | Path | None = None) -> Data:
 
 
 def _stamp(path: Path) -> tuple:
-    files = sorted(path.glob("*.toml")) if path.is_dir() else [path]
-    return tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files if f.exists())
+    """What the cache checks: each file's name, modification time and size."""
+    out = []
+    for f in campaign_files(path):
+        try:
+            st = os.stat(f)
+        except OSError:
+            continue  # gone meanwhile: reading it says so
+        out.append((f.name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
 @lru_cache(maxsize=8)
@@ -650,7 +786,7 @@ def parse_campaign(files: list[tuple[str, dict]], source: str = "<memory>") -> D
             where = f"{fname}: {group}[{i}]"
             if not isinstance(pid, str) or not _ID[group].match(pid):
                 raise InputError(f"field 'id': expected an id like {_ID[group].pattern[2:-1]}, "
-                                 f"got {pid!r}", where=where, field="id")
+                                 f"got {shown(pid)}", where=where, field="id")
             if any(pid in s for s in ids.values() if isinstance(s, set)):
                 raise InputError(f"field 'id': {pid} is used twice", where=f"{fname}: {pid}", field="id")
             ids[group].add(pid)

@@ -13,9 +13,9 @@ a chance node or a decision means:
 
 World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what``: what is rolled,
 for a player who tells the dice, ``live.Told``: ``("d6", outcome of each face, what the die
-is for)``, ``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3",
-member)``, ``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind,
-options, k)``,
+is for)``, with a fourth part ``{outcome: its name}`` where an outcome is no id or line,
+``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3", member)``,
+``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind, options, k)``,
 ``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
 ``with_sm``, that Luck may re-roll once, R003; ``k`` gets the table row's outcome),
 ``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),
@@ -85,6 +85,7 @@ from deduce.models.detective_story import effects as fx
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.state import (
     ARRESTED,
+    outcome_text,
     HOLMES_KILLED,
     HOLMES_WOUNDED,
     LOST,
@@ -145,7 +146,8 @@ def seek_channel(ctx: Context, case: Case) -> str | None:
 def action_status(ctx: Context, case: Case) -> list[tuple[str, bool, str]]:
     """``(action, legal, why)`` for every Action, citing the rule."""
     if case.over:
-        return [(a, False, f"the case is over ({case.outcome})") for a in ALL_ACTIONS]
+        return [(a, False, f"the case is over ({outcome_text(case.outcome)})")
+                for a in ALL_ACTIONS]
     if case.trapped:
         return [(a, a == T.ESCAPE_TRAP, "R007a/c/d: caught in an enemy trap, this turn is "
                  "spent escaping" if a != T.ESCAPE_TRAP else "R007a/c/d: this turn is spent "
@@ -270,17 +272,17 @@ def hurt(w, ctx: Context, case: Case, member: str, level: str, k):
     if level == "wounded":
         h = health_of(case, member)
         if not h[0]:
-            w.note(f"{member} is Wounded")
+            w.note(f"{ctx.name_of(member)} is Wounded")
             return k(w, _set_health(case, member, (1,) + tuple(h[1:])))
         level = "serious"
     if member == "holmes":
         w.note("Holmes is " + ("killed" if level != "serious" else "Seriously Wounded: the case is lost"))
         return k(w, case._replace(outcome=HOLMES_WOUNDED if level == "serious" else HOLMES_KILLED))
     if level == "serious":
-        w.note(f"{member} is Seriously Wounded and leaves the case")
+        w.note(f"{ctx.name_of(member)} is Seriously Wounded and leaves the case")
         loss = T.WATSON_SERIOUS_LUCK if member == "watson" else T.ALLY_SERIOUS_LUCK
         return k(w, add_luck(_remove(case, member, False), -loss))
-    w.note(f"{member} is killed")
+    w.note(f"{ctx.name_of(member)} is killed")
     case = _remove(case, member, True)
     if member == ctx.inspector and ctx.inspector_replaced:
         case = add_luck(case, -T.INSPECTOR_KILLED_LUCK)
@@ -416,7 +418,8 @@ def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
                 return k(w, case)
             w.note(f"{pid} found again (R008): 1d6 4-6 +1 SM")
             return w.chance(case, ((0.5, 0), (0.5, 1)), lambda w, c, n: k(w, add_sm(c, n)),
-                            what=("d6", (0, 0, 0, 1, 1, 1), "found again, 4-6: +1 SM"))
+                            what=("d6", (0, 0, 0, 1, 1, 1), "found again, 4-6: +1 SM",
+                                  {0: "no SM", 1: "+1 SM"}))
         case = case._replace(visited=case.visited | {pid})
     return run_effects(w, ctx, case, p.effects, k)
 
@@ -442,7 +445,7 @@ def _line(w, ctx: Context, case: Case, line: str, k):
         counts[pid] = counts.get(pid, 0) + 1
     return w.chance(case, tuple((n / 6, pid) for pid, n in counts.items()),
                     lambda w, c, pid: read(w, ctx, c, pid, k, line),
-                    what=("d6", ids, f"the {line} line"))
+                    what=("d6", ids, f"the {line.capitalize()} line"))
 
 
 def holmes_or_watson(w, ctx: Context, case: Case, k):
@@ -482,7 +485,8 @@ def reveal_motive(w, ctx: Context, case: Case, k):
         return run_effects(w, ctx, c, v.option1[1], lambda w, c2: _specials(w, ctx, c2, "motive", k))
     faces = tuple(next(i for i, m in enumerate(v.motives) if f in m.faces) for f in range(1, 7))
     return w.chance(case, tuple((len(m.faces) / 6, i) for i, m in enumerate(v.motives)), revealed,
-                    what=("d6", faces, "the Motive"))
+                    what=("d6", faces, "the Motive",
+                          {i: f"{m.text} (value {m.value})" for i, m in enumerate(v.motives)}))
 
 
 def villain_event(w, ctx: Context, case: Case, k):
@@ -511,6 +515,17 @@ def option2(w, ctx: Context, case: Case, k):
 
 
 O3_CHOICES = ("deduction", "hide_follow", "fight")
+#: option 3's choices in words (the player may type either)
+O3_WORDS = {"deduction": "Deduction", "hide_follow": "Hide/Follow", "fight": "Fight"}
+#: the decisions of ``w.choose`` in words
+CHOICE_WORDS = {"option3": "Option 3 (face to face, R005b)"}
+
+
+def choice_text(kind: str, choice: str | None = None) -> str:
+    """A decision (and what was chosen) in words: ``Option 3 (face to face, R005b):
+    Hide/Follow``."""
+    text = CHOICE_WORDS.get(kind, kind)
+    return text if choice is None else f"{text}: {O3_WORDS.get(choice, choice)}"
 
 
 def option3(w, ctx: Context, case: Case, k):
@@ -547,7 +562,7 @@ def _o3(w, ctx: Context, case: Case, step: str, k):
 
 def _arrest(w, ctx: Context, case: Case, how: str, k):
     v = ctx.data.villains[case.villain]
-    w.note(f"{v.name} is arrested ({how})")
+    w.note(f"{v.name} is arrested ({O3_WORDS[how]})")
     return run_effects(w, ctx, case, v.option3.reward(how),
                        lambda w, c: k(w, c if c.over else c._replace(outcome=ARRESTED)))
 
@@ -583,7 +598,7 @@ def fight(w, ctx: Context, case: Case, opponent: fx.Opponent, won, lost, k):
             then = k if won is not None else (lambda w, c2: _villain_escapes(w, ctx, c2, k))
             return read(w, ctx, c, ctx.data.campaign.escape, then)
         if t[0] == C.WON:
-            w.note(f"{opponent.name}: {t[1]}")
+            w.note(f"{opponent.name} is {T.LEVEL_WORDS[t[1]]}")
             if won is None:  # the Villain
                 if t[1] == "death":
                     return k(w, add_luck(c, -T.ENEMY_KILLED_LUCK)._replace(outcome=VILLAIN_KILLED))
@@ -745,7 +760,7 @@ def _heal(w, ctx: Context, case: Case, healers: list, i: int, k):
             return _heal(w, ctx, c, healers, i + 1, k)
         h = list(health_of(c, member))
         h[idx] -= 1
-        w.note(f"{healer} heals {member}")
+        w.note(f"{ctx.name_of(healer)} heals {ctx.name_of(member)}")
         return _heal(w, ctx, _set_health(c, member, tuple(h)), healers, i, k)
 
     return w.chance(case, _yes_no(p), rolled, what=("heal", (healer, member, target - medicine)))
@@ -803,7 +818,7 @@ def _encounter_event(w, ctx: Context, case: Case, k):
         if col is None:
             w.note("Encounter Matrix: no encounter")
             return k(w, c)
-        w.note(f"Encounter Matrix: {col}")
+        w.note(f"Encounter Matrix: {T.LINE_WORDS[col]}")
         return line_event(w, ctx, c, col, k)
 
     value = ctx.motive_value(case)

@@ -18,8 +18,16 @@ from deduce.core.errors import InputError
 from deduce.models.detective_story import effects as fx
 
 
-def effect_refs(effects: fx.Effects, path: str) -> Iterator[tuple[str, str, str]]:
-    """``(target id, field path, kind)`` of every reference inside ``effects``."""
+def effect_refs(effects: fx.Effects, path: str,
+                seen: set[int] | None = None) -> Iterator[tuple[str, str, str]]:
+    """``(target id, field path, kind)`` of every reference inside ``effects``. Effects are
+    shared (``data``: a d6 key over several faces, equal effects anywhere), so each effect
+    list is walked once per ``seen`` set (one per entry), its first place named: linear in
+    the entry's text however its branches nest."""
+    seen = set() if seen is None else seen
+    if id(effects) in seen:
+        return
+    seen.add(id(effects))
     for i, e in enumerate(effects):
         p = f"{path}[{i}]"
         if isinstance(e, fx.Goto):
@@ -27,14 +35,23 @@ def effect_refs(effects: fx.Effects, path: str) -> Iterator[tuple[str, str, str]
         elif isinstance(e, fx.Join):
             yield e.character, f"{p}.join", "join"
         elif isinstance(e, (fx.Test, fx.Require)):
-            yield from effect_refs(e.passed, f"{p}.pass")
-            yield from effect_refs(e.failed, f"{p}.fail")
+            yield from effect_refs(e.passed, f"{p}.pass", seen)
+            yield from effect_refs(e.failed, f"{p}.fail", seen)
         elif isinstance(e, fx.D6):
-            for face, sub in enumerate(e.faces, 1):
-                yield from effect_refs(sub, f"{p}.d6.{face}")
+            for faces, sub in _face_groups(e.faces):
+                yield from effect_refs(sub, f"{p}.d6.{faces}", seen)
         elif isinstance(e, fx.Combat):
-            yield from effect_refs(e.won, f"{p}.win")
-            yield from effect_refs(e.lost, f"{p}.lose")
+            yield from effect_refs(e.won, f"{p}.win", seen)
+            yield from effect_refs(e.lost, f"{p}.lose", seen)
+
+
+def _face_groups(faces: tuple) -> Iterator[tuple[str, fx.Effects]]:
+    """``("1-3", effects), ("4", effects), ...``: runs of faces sharing one effects list."""
+    start = 0
+    for f in range(1, 7):
+        if f == 6 or faces[f] is not faces[start]:
+            yield (f"{start + 1}-{f}" if f - start > 1 else f"{f}"), faces[start]
+            start = f
 
 
 def _villain_refs(v) -> Iterator[tuple[str, str, str]]:

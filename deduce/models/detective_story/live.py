@@ -28,10 +28,11 @@ from typing import Callable, NamedTuple
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
+from deduce.core.numbers import whole_number
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context
+from deduce.models.detective_story.state import Case, Context, outcome_text
 
 
 class Question(NamedTuple):
@@ -45,14 +46,17 @@ class Question(NamedTuple):
 
 class Answers:
     """The player's answers: ``given`` in order, then ``prompt(question) -> str`` if any
-    (an interactive terminal: a wrong answer is asked again). Keeps what was answered."""
+    (a terminal or a table session: a wrong answer is refused, ``refuse(error)``, and
+    asked again; ``warn(text)`` tells the player something). Keeps what was answered."""
 
     def __init__(self, given: list[str] | tuple[str, ...] = (),
                  prompt: Callable[[Question], str] | None = None,
-                 warn: Callable[[str], None] | None = None):
+                 warn: Callable[[str], None] | None = None,
+                 refuse: Callable[[InputError], None] | None = None):
         self.given = list(given)
         self.prompt = prompt
         self.warn = warn or (lambda text: None)
+        self.refuse = refuse or (lambda exc: self.warn(str(exc)))
         self.used: list[dict] = []
 
     def ask(self, q: Question, parse: Callable[[str], object]):
@@ -74,17 +78,17 @@ class Answers:
             except InputError as exc:
                 if where is not None:
                     raise InputError(f"{exc} (for: {q.text})", where=where) from None
-                self.warn(f"{exc}")
+                self.refuse(exc)
                 continue
             self.used.append({"question": q.text, "answer": text.strip()})
             return value
 
 
 def _total(text: str, low: int = 2, high: int = 12) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        what = "a die face" if (low, high) == (1, 6) else "a number" if low == 1 else "a dice total"
-        raise InputError(f"expected {what} {low}-{high}, got {text!r}")
-    return int(text)
+    """A die face or a dice total typed by the player (``core.numbers``: decimal digits of
+    any script), from ``low`` to ``high``."""
+    what = "a die face" if (low, high) == (1, 6) else "a number" if low == 1 else "a dice total"
+    return whole_number(text, low, high, what)
 
 
 _KEEP = ("keep", "k", "no", "n")
@@ -115,15 +119,16 @@ class Told:
         outcomes = [x for _, x in dist]
         kind = what[0] if what else None
         if kind == "d6":
-            return k(self, case, self._face(outcomes, what[1], what[2]))
+            names = what[3] if len(what) > 3 else {}
+            return k(self, case, self._face(outcomes, what[1], what[2], names))
         if kind == "test":
             return k(self, case, self._test(case, what[1]))
         if kind == "heal":
             healer, member, need = what[1]
-            return k(self, case, self._passed(f"{healer} heals {member}: 2d6 >= {need}",
-                                              lambda n: n >= need))
+            heals = f"{self.ctx.name_of(healer)} heals {self.ctx.name_of(member)}"
+            return k(self, case, self._passed(f"{heals}: 2d6 >= {need}", lambda n: n >= need))
         if kind == "1d3":
-            q = Question(f"1d3: Luck lost for {what[1]}", "1-3")
+            q = Question(f"1d3: Luck lost for {self.ctx.name_of(what[1])}", "1-3")
             return k(self, case, self.answers.ask(q, lambda a: _total(a, 1, 3)))
         names = [str(x) for x in outcomes]
         label = {"ally": "the Ally drawn at random", "trait": "the Trait drawn at random"}.get(
@@ -133,25 +138,30 @@ class Told:
         got = self.answers.ask(q, lambda a: resolve(a, names, label, aliases=aliases))
         return k(self, case, outcomes[names.index(got)])
 
-    def _face(self, outcomes: list, faces: tuple, label: str):
+    def _face(self, outcomes: list, faces: tuple, label: str, names: dict | None = None):
         """The outcome of the d6 face the player rolled (faces of outcomes not possible
-        now, such as a ruled-out Villain, are rolled again)."""
+        now, such as a ruled-out Villain, are rolled again); ``names``: what to call an
+        outcome that is no id or line (a Motive's number)."""
+        def name(x) -> str:
+            return names[x] if names and not isinstance(x, tuple) and x in names else self._name(x)
+
         groups: dict = {}
-        for f, x in enumerate(faces, start=1):
-            groups.setdefault(x, (x, []))[1].append(f)
-        shown = "; ".join(f"{_faces(fs)}: {self._name(x)}" for x, fs in groups.values()
+        for f, x in enumerate(faces, start=1):  # a paragraph's effects: by identity (shared)
+            key = ("effects", id(x)) if isinstance(x, tuple) else x
+            groups.setdefault(key, (x, []))[1].append(f)
+        shown = "; ".join(f"{_faces(fs)}: {name(x)}" for x, fs in groups.values()
                           if x in outcomes)
         q = Question(f"1d6, {label}", shown)
 
         def parse(a: str):
             f = _total(a, 1, 6)
             if faces[f - 1] not in outcomes:
-                raise InputError(f"face {f} ({self._name(faces[f - 1])}) cannot come up now: "
+                raise InputError(f"face {f} ({name(faces[f - 1])}) cannot come up now: "
                                  "roll again")
             return faces[f - 1]
 
         x = self.answers.ask(q, parse)
-        self.note(f"1d6, {label}: {self.answers.used[-1]['answer']} -> {self._name(x)}")
+        self.note(f"1d6, {label}: {self.answers.used[-1]['answer']} -> {name(x)}")
         return x
 
     def _test(self, case: Case, t) -> bool:
@@ -177,6 +187,8 @@ class Told:
             return f"{x} ({data.villains[x].name})"
         if isinstance(x, str) and x in self.ctx.sheets:
             return f"{x} ({self.ctx.sheets[x].name})"
+        if isinstance(x, str) and x in T.LINE_WORDS:
+            return T.LINE_WORDS[x]
         if x is None:
             return "no encounter"
         if isinstance(x, tuple):  # a paragraph's d6: its text says what each face does
@@ -237,10 +249,11 @@ class Told:
 
     # -- decisions
     def choose(self, case: Case, kind: str, options, k):
-        options = [str(o) for o in options]
-        q = Question(f"{kind}: where to start", ", ".join(options))
-        choice = self.answers.ask(q, lambda a: resolve(a, options, kind))
-        self.note(f"{kind}: {choice}")
+        words = {E.O3_WORDS.get(o, o): o for o in map(str, options)}
+        q = Question(f"{E.choice_text(kind)}: where to start", ", ".join(words))
+        choice = words[self.answers.ask(q, lambda a: resolve(
+            a, list(words), "choice", aliases={o: w for w, o in words.items()}))]
+        self.note(E.choice_text(kind, choice))
         return k(self, case, choice)
 
     def combat(self, case: Case, setup: C.Setup, k):
@@ -287,7 +300,8 @@ def play_turn(ctx: Context, case: Case, phase: str, waited: bool, action: str | 
     ``action_only``, the Encounter Matrix and the end of the turn; "encounter": the
     Encounter Matrix and the end of the turn)."""
     if case.over:
-        raise InputError(f"the case is over ({case.outcome}): close it with 'deduce story end'",
+        raise InputError(f"the case is over ({outcome_text(case.outcome)}): close it with "
+                         "'deduce story end'",
                          field="outcome")
     w = Told(ctx, answers)
     if phase == "action":
@@ -318,5 +332,5 @@ def play_encounter(w: Told, case: Case, waited: bool) -> Case:
     turn = case.turn
     case = E.end_turn(case)
     if case.over:
-        w.note(f"the case ends: {case.outcome} (turn {turn})")
+        w.note(f"the case ends: {outcome_text(case.outcome)} (turn {turn})")
     return case

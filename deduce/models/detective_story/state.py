@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.data import Adventure, Data, Sheet
+from deduce.models.detective_story.data import Adventure, Data, Sheet, shown
 
 GAME = "detective-story"
 VERSION = 1
@@ -58,6 +58,16 @@ ARRESTED, VILLAIN_KILLED = "arrested", "villain_killed"
 TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST = "time_up", "holmes_wounded", "holmes_killed", "lost"
 WON = (ARRESTED, VILLAIN_KILLED)
 OUTCOMES = (ARRESTED, VILLAIN_KILLED, TIME_UP, HOLMES_WOUNDED, HOLMES_KILLED, LOST)
+#: an outcome in words, for people (the record and JSON keep the tags above)
+OUTCOME_WORDS = {ARRESTED: "the Villain is arrested", VILLAIN_KILLED: "the Villain is killed",
+                 TIME_UP: "time is up (turn 12 ended without an arrest)",
+                 HOLMES_WOUNDED: "Holmes is Seriously Wounded", HOLMES_KILLED: "Holmes is killed",
+                 LOST: "the Villain escapes justice"}
+
+
+def outcome_text(outcome: str | None) -> str:
+    """``outcome`` in words (``time_up`` -> ``time is up (turn 12 ended without an arrest)``)."""
+    return OUTCOME_WORDS.get(outcome, str(outcome))
 
 Health = tuple  # (wounded 0/1, addiction level, madness level)
 HEALTHY: Health = (0, 0, 0)
@@ -113,6 +123,13 @@ class Context:
     @property
     def inspector(self) -> str | None:
         return self.data.campaign.inspector
+
+    def name_of(self, member: str) -> str:
+        """A member of the group in words: Holmes, Watson, or an Ally's name and id."""
+        if member in ("holmes", "watson"):
+            return member.capitalize()
+        sheet = self.sheets.get(member)
+        return f"{sheet.name} ({member})" if sheet else member
 
     def __post_init__(self):
         if not self.villain_dist:
@@ -192,7 +209,42 @@ class CaseFile:
     case: Case
     phase: str
     waited: bool
-    record: dict[str, Any]  # the raw record (campaign-level fields are kept from here)
+    record: dict[str, Any]  # as read, names canonical (campaign-level fields come from here)
+
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", list: "a list",
+               dict: "an object", type(None): "null"}
+
+
+def _type_name(kind: type) -> str:
+    return _TYPE_NAMES.get(kind, kind.__name__)
+
+
+def data_folder(raw: Any, where: str) -> str | None:
+    """The record's campaign folder: its ``data`` field (a path; null or missing: the
+    shipped campaign); ``InputError`` naming the field otherwise."""
+    value = raw.get("data") if isinstance(raw, dict) else None
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value
+    raise InputError(f"field 'data': expected the campaign folder (a path) or null, got "
+                     f"{shown(value)}", where=where, field="data")
+
+
+def record_campaign(raw: Any, where: str, data_dir: str | None = None) -> Data:
+    """The campaign of the record ``raw`` read from ``where``: ``data_dir`` (``--data``) if
+    given, else the record's ``data`` folder (an error loading it names the field), else
+    the shipped campaign."""
+    from deduce.models.detective_story.data import load_campaign
+
+    if data_dir is not None:
+        return load_campaign(data_dir)
+    folder = data_folder(raw, where)
+    try:
+        return load_campaign(folder)
+    except InputError as exc:
+        if folder is None:
+            raise
+        raise InputError(f"field 'data': {exc}", where=where, field="data") from None
 
 
 class _R:
@@ -213,10 +265,17 @@ class _R:
                 raise self.bad(fld, "missing")
             return default
         v = t[key]
-        ok = (type(v) is int) if kind is int else isinstance(v, kind)
-        if not ok:
-            raise self.bad(fld, f"expected {kind.__name__}, got {v!r}")
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not any((type(v) is int) if k is int else isinstance(v, k) for k in kinds):
+            raise self.bad(fld, f"expected {' or '.join(map(_type_name, kinds))}, got {shown(v)}")
         return v
+
+    def known(self, table: dict, allowed: tuple[str, ...], prefix: str) -> None:
+        """Every key of ``table`` (the record's table at ``prefix``) is in ``allowed``."""
+        for k in table:
+            if k not in allowed:
+                raise self.bad(f"{prefix}{k}",
+                               f"unknown field; expected one of {', '.join(allowed)}")
 
     def count(self, key: str, lo: int, hi: int, default: Any = ..., table=None, prefix="") -> int:
         v = self.get(key, int, default, table, prefix)
@@ -224,10 +283,16 @@ class _R:
             raise self.bad(f"{prefix}{key}", f"expected {lo}-{hi}, got {v}")
         return v
 
+    def name(self, value: Any, known: list[str], kind: str, fld: str,
+             aliases: dict | None = None) -> str:
+        """The canonical id ``value`` (a string: an id or an alias) stands for."""
+        if not isinstance(value, str):
+            raise self.bad(fld, f"expected a {kind} (a string), got {shown(value)}")
+        return resolve(value, known, kind, where=f"{self.where}: field '{fld}'", aliases=aliases)
+
     def ids(self, key: str, known: list[str], kind: str, default: Any = ()) -> list[str]:
         vals = self.get(key, list, list(default))
-        return [resolve(v if isinstance(v, str) else repr(v), known, kind,
-                        where=f"{self.where}: field '{key}[{i}]'") for i, v in enumerate(vals)]
+        return [self.name(v, known, kind, f"{key}[{i}]") for i, v in enumerate(vals)]
 
 
 _FIELDS = ("game", "version", "data", "campaign", "adventure", "first_case", "seed", "phase",
@@ -245,7 +310,7 @@ def _sheet(r: _R, t: dict, prefix: str, name: str) -> Sheet:
     for k, v in traits.items():
         tn = resolve(k, T.TRAITS, "trait", where=f"{r.where}: field '{prefix}traits.{k}'")
         if type(v) is not int or not 1 <= v <= T.MAX_TRAIT:
-            raise r.bad(f"{prefix}traits.{k}", f"expected a level 1-{T.MAX_TRAIT}, got {v!r}")
+            raise r.bad(f"{prefix}traits.{k}", f"expected a level 1-{T.MAX_TRAIT}, got {shown(v)}")
         levels[tn] = v
     return Sheet(name, *q, tuple(sorted(levels.items())))
 
@@ -261,7 +326,7 @@ def _member_table(r: _R, key: str, allowed: tuple[str, ...]) -> dict | None:
     if t is None:
         return None
     if not isinstance(t, dict):
-        raise r.bad(key, f"expected a table, got {t!r}")
+        raise r.bad(key, f"expected an object, got {shown(t)}")
     for k in t:
         if k not in allowed:
             raise r.bad(f"{key}.{k}", f"unknown field; expected one of {', '.join(allowed)}")
@@ -280,7 +345,7 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
             close = difflib.get_close_matches(k, _FIELDS, n=1)
             raise r.bad(k, "unknown field" + (f"; did you mean '{close[0]}'?" if close else ""))
     if raw.get("game") != GAME:
-        raise r.bad("game", f"expected {GAME!r}, got {raw.get('game')!r}")
+        raise r.bad("game", f"expected {GAME!r}, got {shown(raw.get('game'))}")
     if r.get("version", int, VERSION) != VERSION:
         raise r.bad("version", f"this deduce reads version {VERSION}")
     camp = r.get("campaign", str, data.campaign.id)
@@ -290,13 +355,12 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
     adventure = data.adventure(r.get("adventure", str), where=f"{where}: field 'adventure'")
     phase = r.get("phase", str, "action")
     if phase not in PHASES:
-        raise r.bad("phase", f"expected action or encounter, got {phase!r}")
+        raise r.bad("phase", f"expected action or encounter, got {shown(phase)}")
     villains = list(data.villains)
     villain = raw.get("villain")
     if villain is not None:
-        villain = resolve(villain if isinstance(villain, str) else repr(villain), villains,
-                          "villain", where=f"{where}: field 'villain'",
-                          aliases={v.name: k for k, v in data.villains.items()})
+        villain = r.name(villain, villains, "villain", "villain",
+                         aliases={v.name: k for k, v in data.villains.items()})
         if villain not in adventure.line(T.VILLAIN):
             raise r.bad("villain", f"{villain} is not on the Villain line of {adventure.id}")
     motive = raw.get("motive")
@@ -305,13 +369,14 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
             raise r.bad("motive", "a Motive needs a revealed Villain")
         n = len(data.villains[villain].motives)
         if type(motive) is not int or not 1 <= motive <= n:
-            raise r.bad("motive", f"expected a Motive number 1-{n}, got {motive!r}")
+            raise r.bad("motive", f"expected a Motive number 1-{n}, got {shown(motive)}")
     bonus = r.get("bonus", (dict, type(None)), None)
     bonus_action, bonus_value = None, 0
     if bonus:
-        bonus_action = resolve(str(bonus.get("action")), [T.ATTEMPT_ARREST, T.INVESTIGATE,
-                                                          T.SEEK, T.RESEARCH],
-                               "action", where=f"{where}: field 'bonus.action'")
+        r.known(bonus, ("action", "value"), "bonus.")
+        bonus_action = r.name(r.get("action", str, table=bonus, prefix="bonus."),
+                              [T.ATTEMPT_ARREST, T.INVESTIGATE, T.SEEK, T.RESEARCH], "action",
+                              "bonus.action")
         bonus_value = r.count("value", 1, 12, table=bonus, prefix="bonus.")
     characters = sorted(p for p, para in data.paragraphs.items() if para.character is not None)
 
@@ -327,16 +392,18 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
     holmes = Sheet("Sherlock Holmes", holmes_base.brains, holmes_base.brawn, holmes_base.bravery,
                    merge_traits(dict(holmes_base.traits), grants))
     watson_t = _member_table(r, "watson", _MEMBER)
-    watson_sheet = _sheet(r, watson_t, "watson.", "Dr. John Watson") if watson_t else None
+    watson_sheet = (_sheet(r, watson_t, "watson.", "Dr. John Watson") if watson_t is not None
+                    else None)
     watson_here = r.get("watson_here", bool, watson_t is not None)
     if watson_here and watson_t is None:
         raise r.bad("watson_here", "Watson is dead (watson is null)")
 
     sheets = {c: data.paragraphs[c].character for c in characters}
     insp = r.get("inspector", dict, {"status": "lestrade", "barred_cases": 0})
+    r.known(insp, ("status", "barred_cases"), "inspector.")
     status = insp.get("status", "lestrade")
     if status not in ("lestrade", "replacement"):
-        raise r.bad("inspector.status", f"expected lestrade or replacement, got {status!r}")
+        raise r.bad("inspector.status", f"expected lestrade or replacement, got {shown(status)}")
     barred_cases = r.count("barred_cases", 0, T.INSPECTOR_BAR_CASES, 0, insp, "inspector.")
     barred = set()
     if data.campaign.inspector:
@@ -346,32 +413,42 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
                 tuple(sorted(T.NEW_INSPECTOR_TRAITS.items())))
         if barred_cases:
             barred.add(data.campaign.inspector)
-    friends = r.get("friends", list, [])
+    friends = list(r.get("friends", list, []))
     for i, f in enumerate(friends):  # a Friend's own sheet wins (the new Inspector's too)
         if not isinstance(f, dict):
-            raise r.bad(f"friends[{i}]", "expected a table")
-        cid = resolve(str(f.get("id")), characters, "character", where=f"{where}: field 'friends[{i}].id'")
+            raise r.bad(f"friends[{i}]", "expected an object such as {\"id\": \"m404\", ...}")
+        r.known(f, ("id", "brains", "brawn", "bravery", "traits"), f"friends[{i}].")
+        cid = r.name(r.get("id", str, table=f, prefix=f"friends[{i}]."), characters,
+                     "character", f"friends[{i}].id")
         sheets[cid] = _sheet(r, f, f"friends[{i}].", sheets[cid].name)
+        friends[i] = dict(f, id=cid)
 
-    allies = []
+    allies, ally_rows = [], []
     for i, a in enumerate(r.get("allies", list, [])):
         if not isinstance(a, dict):
             raise r.bad(f"allies[{i}]", "expected a table such as {\"id\": \"m405\"}")
         for k in a:
             if k not in ("id", "wounded", "addiction", "madness"):
                 raise r.bad(f"allies[{i}].{k}", "unknown field")
-        cid = resolve(str(a.get("id")), characters, "character",
-                      where=f"{where}: field 'allies[{i}].id'",
-                      aliases={s.name: c for c, s in sheets.items()})
+        cid = r.name(r.get("id", str, table=a, prefix=f"allies[{i}]."), characters,
+                     "character", f"allies[{i}].id", aliases={s.name: c for c, s in sheets.items()})
         if not sheets[cid].friendly:
             raise r.bad(f"allies[{i}].id", f"{cid} ({sheets[cid].name}) is not friendly")
         allies.append((cid, _health(r, a, f"allies[{i}].")))
+        ally_rows.append(dict(a, id=cid))
     if len({c for c, _ in allies}) != len(allies):
         raise r.bad("allies", "an Ally is listed twice")
     paragraphs = list(data.paragraphs)
     location = r.get("location", (str, type(None)), None)
     if location is not None and location not in data.paragraphs:
-        raise r.bad("location", f"unknown paragraph {location!r}")
+        raise r.bad("location", f"unknown paragraph {shown(location)}")
+    data_folder(raw, where)
+    if r.get("seed", (int, type(None)), None) is not None and raw["seed"] < 0:
+        raise r.bad("seed", f"expected a seed of 0 or more, or null, got {raw['seed']}")
+    for i, line in enumerate(r.get("log", list, [])):
+        if not isinstance(line, str):
+            raise r.bad(f"log[{i}]", f"expected a string (a line of the case's log), got "
+                        f"{shown(line)}")
     case = Case(
         turn=r.count("turn", 1, T.TURNS),
         sm=r.count("sm", 0, 99),
@@ -384,9 +461,7 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
         trapped=r.get("trapped", bool, False),
         unlock=r.get("investigate_next", bool, False),
         clue=r.get("clue_found", bool, False),
-        blocked=frozenset(resolve(str(c), T.SEEK_CHANNELS, "channel",
-                                  where=f"{where}: field 'seek_closed[{i}]'")
-                          for i, c in enumerate(r.get("seek_closed", list, []))),
+        blocked=frozenset(r.ids("seek_closed", list(T.SEEK_CHANNELS), "channel")),
         holmes=_health(r, holmes_t, "holmes."),
         watson=_health(r, watson_t, "watson.") if watson_here else None,
         allies=tuple(sorted(allies)),
@@ -399,20 +474,28 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
     ruled_out = frozenset(r.ids("ruled_out", villains, "villain"))
     if villain in ruled_out:
         raise r.bad("ruled_out", f"{villain} is this case's revealed Villain")
-    try:
-        ctx = Context(data, adventure, holmes, watson_sheet, sheets,
-                      r.get("first_case", bool, True), ruled_out, frozenset(barred),
-                      status == "replacement")
+    first_case = r.get("first_case", bool, True)
+    try:  # every Villain of the line ruled out
+        ctx = Context(data, adventure, holmes, watson_sheet, sheets, first_case, ruled_out,
+                      frozenset(barred), status == "replacement")
     except InputError as exc:
         raise InputError(str(exc), where=where, field="ruled_out") from None
+    # the record as read, its names canonical (an alias typed by hand is written back as the id)
+    record = dict(raw, equipment=equipment, friends=friends, allies=ally_rows,
+                  seek_closed=sorted(case.blocked), gone=sorted(case.gone),
+                  dead=sorted(case.dead), visited=sorted(case.visited), ruled_out=sorted(ruled_out))
+    if villain is not None:
+        record["villain"] = villain
+    if bonus_action is not None:
+        record["bonus"] = {"action": bonus_action, "value": bonus_value}
     return CaseFile(data, ctx, case, phase, r.get("waited", bool, False) if phase == "encounter"
-                    else False, raw)
+                    else False, record)
 
 
 def _outcome(r: _R) -> str | None:
     v = r.raw.get("outcome")
     if v is not None and v not in OUTCOMES:
-        raise r.bad("outcome", f"expected null or one of {', '.join(OUTCOMES)}, got {v!r}")
+        raise r.bad("outcome", f"expected null or one of {', '.join(OUTCOMES)}, got {shown(v)}")
     return v
 
 

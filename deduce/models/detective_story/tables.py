@@ -210,6 +210,10 @@ VILLAIN, HOLMES, WATSON, CHARACTER, LOCATION, CLUE = (
     "villain", "holmes", "watson", "character", "location", "clue")
 #: the six lines of an Adventure (R006)
 LINES = (VILLAIN, CHARACTER, HOLMES, WATSON, CLUE, LOCATION)
+#: a line (an Encounter Matrix column) in words
+LINE_WORDS = {VILLAIN: "a Villain event", CHARACTER: "a Character event",
+              HOLMES: "a Holmes event", WATSON: "a Watson event", CLUE: "a Clue event",
+              LOCATION: "a Location event"}
 
 
 class Band(NamedTuple):
@@ -291,6 +295,12 @@ START_SM_CAP = 1
 #: R007: losing a case with no SM and no Luck: 1d6
 LOSS_TABLE = {1: "holmes_killed", 2: "holmes_killed", 3: "watson_killed", 4: "watson_killed",
               5: "lestrade_killed", 6: "nothing"}
+#: the loss table's results in words
+LOSS_WORDS = {"holmes_killed": "Holmes is killed", "watson_killed": "Watson is killed",
+              "lestrade_killed": "the Inspector is killed", "nothing": "no further effect"}
+#: a Health level of R009b in words (a fight's end, a wound)
+LEVEL_WORDS = {"wounded": "Wounded", "serious": "Seriously Wounded", "death": "killed",
+               "killed": "killed"}
 
 
 def luck_lost_on_defeat(luck: int) -> int:

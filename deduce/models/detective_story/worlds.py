@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context
+from deduce.models.detective_story.state import Case, Context, outcome_text
 
 
 class Sampler:
@@ -56,7 +56,7 @@ class Sampler:
 
     def choose(self, case: Case, kind: str, options, k):
         choice = self.policy.choose(self, case, kind, tuple(options), k)
-        self.note(f"{kind}: {choice}")
+        self.note(E.choice_text(kind, choice))
         return k(self, case, choice)
 
     def luck_roll(self, case: Case, tag: str, mod: int, with_sm: bool, table, k):
@@ -123,5 +123,5 @@ def play_case(ctx: Context, case: Case, policy, rng: random.Random, phase: str =
         case = E.encounter(w, ctx, case, waited, E.AFTER_TURN)
         case = E.end_turn(case)
         phase, waited = "action", False
-    w.note(f"the case ends: {case.outcome} (turn {case.turn})")
+    w.note(f"the case ends: {outcome_text(case.outcome)} (turn {case.turn})")
     return Played(case, case.turn, w.luck_spent, w.log)
