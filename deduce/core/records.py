@@ -240,6 +240,7 @@ class RecordLock:
         _HELD[self.real] = self
 
     def _open(self) -> int:
+        _check_folder(Path(self.real), str(self.path))
         try:
             return os.open(self.sidecar, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as exc:
@@ -322,6 +323,15 @@ def locked(path: str | os.PathLike, wait: float | None = None) -> Iterator[None]
 
 
 # ----------------------------------------------------------------------------- writing
+def _check_folder(target: Path, shown: str) -> None:
+    """``InputError`` "cannot write the file: ..." when ``target``'s folder is not one."""
+    folder = target.parent
+    if not folder.is_dir():
+        reason = ("a path in it is a file, not a folder" if folder.exists() or
+                  any(p.is_file() for p in folder.parents) else "its folder does not exist")
+        raise InputError(f"cannot write the file: {reason}", where=shown)
+
+
 def _new_file_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
@@ -349,10 +359,7 @@ def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"  # TypeError: a program bug
     target = Path(_real(path))
     folder = target.parent
-    if not folder.is_dir():
-        reason = ("a path in it is a file, not a folder" if folder.exists() or
-                  any(p.is_file() for p in folder.parents) else "its folder does not exist")
-        raise InputError(f"cannot write the file: {reason}", where=shown)
+    _check_folder(target, shown)
     with locked(path):
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)

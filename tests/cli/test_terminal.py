@@ -446,7 +446,8 @@ def test_story_table_on_a_terminal_plays_saves_and_undoes(tmp_path, late):
     assert advice_rows(shown) == LATE_ADVICE
     say(child, "", r"Seek Information: the 2d6 .*" + DICE)  # Enter: the best Action
     shown = say(child, "9", r"Seek Information: the new 2d6 .*" + DICE)
-    assert shown == ["9", "  Seek Information: dice 9, total 10 -> witness: P(arrest) keeping "
+    assert shown == ["9", "  Seek Information: dice 9, total 10 -> a witness: 1d6 1-2 Location, "
+                     "3-4 Character, 5-6 Clue event: P(arrest) keeping",
                      "0.3%, re-rolling 0.5%: spend 1 Luck and roll again"]
     shown = say(child, "2", ENCOUNTER)  # the Luck spent: the new roll
     assert shown == ["2"] + [f"  {line}" for line in SEEK_9_THEN_2] + [
