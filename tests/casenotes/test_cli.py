@@ -112,9 +112,9 @@ def test_why_open_gives_two_witnesses(tmp_path):
 
 def test_check_json(tmp_path):
     out = json.loads(run("case", "check", "lantern-street", "--json").output)
-    assert list(out) == ["unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources",
-                         "difficulty"]
-    assert out["unique"] and out["solution_matches"] is True
+    assert list(out) == ["unique", "solutions", "solution_matches", "solution_is_a_solution",
+                         "redundant_notes", "minimal_sources", "difficulty"]
+    assert out["unique"] and out["solution_matches"] is True and out["solution_is_a_solution"]
     assert out["minimal_sources"] and all(s.startswith("Location") for s in out["minimal_sources"])
     extra = ('\n[[question]]\ntext = "Who?"\nanswer = "thief"\n'
              '\n[solution]\nthief = "Cy"\npet = ["cat", "dog", "eel"]\n')
@@ -124,7 +124,7 @@ def test_check_json(tmp_path):
     assert out["unique"] is False and len(out["witnesses"]) == 2
     assert all(set(d) == {"cell", "values"} and d["values"][0] != d["values"][1]
                for d in out["differences"])
-    assert out["solution_matches"] is False
+    assert out["solution_matches"] is False and out["solution_is_a_solution"] is False
     assert {"cell": "thief", "expected": "Cy", "possible": ["Bob"]} in out["solution_mismatches"]
     assert out["redundant_notes"] == [2]
     assert out["minimal_sources"] == ["Location 1"]

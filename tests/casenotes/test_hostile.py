@@ -1,0 +1,274 @@
+"""Hostile case files and options: every one is exit 2 with a message naming the place and
+the cap (or exit 0 where it is valid), never a traceback or a hang.
+
+Classes: files that are not regular files or are too large; rules with huge integers,
+deep nesting or great length; whole files past the case-wide budgets; values of the wrong
+TOML type in every field (tests/casenotes/test_parse_errors.py has the random TOML fuzz);
+hostile option values.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deduce.cli.main import cli
+from deduce.core.errors import InputError
+from deduce.core.limits import MAX_FILE_BYTES
+from deduce.models.casenotes import model as M
+from deduce.models.casenotes import rules as R
+from deduce.models.casenotes.format import (
+    MAX_ATTRIBUTES,
+    MAX_NOTES,
+    MAX_QUESTIONS,
+    MAX_UNKNOWNS,
+    case_path,
+    load_case,
+    parse_case,
+)
+from deduce.models.casenotes.model import CaseModel
+from tests.casenotes.helpers import TINY, tiny_case
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def error_of(text: str, name: str = "bad.toml") -> str:
+    with pytest.raises(InputError) as info:
+        parse_case(text, name)
+    return str(info.value)
+
+
+def rule_error(rule: str) -> str:
+    with pytest.raises(InputError) as info:
+        tiny_case([rule])
+    return str(info.value)
+
+
+# ----------------------------------------------------------------------------- 1. files
+def test_folder_fifo_and_device_are_refused_as_not_regular_files(tmp_path):
+    folder = tmp_path / "zebra"  # even a folder named like a shipped case: the path wins
+    folder.mkdir()
+    fifo = tmp_path / "case.fifo"
+    os.mkfifo(fifo)
+    for path, kind in [(folder, "a folder"), (fifo, "a FIFO (named pipe)"),
+                       ("/dev/zero", "a character device")]:
+        res = run("case", "solve", str(path))
+        assert res.exit_code == 2, res.output
+        assert res.output == (f"error: {path}: cannot read file: it is {kind}, and only "
+                              "regular files are read\n")
+    assert case_path(str(fifo)) == fifo  # an existing path is never looked up as a name
+
+
+def test_bom_accepted_and_size_capped(tmp_path):
+    p = tmp_path / "bom.toml"
+    p.write_bytes(b"\xef\xbb\xbf" + TINY.encode())
+    assert load_case(str(p)).schema.size == 3
+    big = tmp_path / "big.toml"
+    big.write_bytes(TINY.encode() + b"#" * MAX_FILE_BYTES)
+    res = run("case", "check", str(big))
+    assert res.exit_code == 2
+    assert res.output == (f"error: {big}: file too large: more than the cap of "
+                          f"{MAX_FILE_BYTES:,} bytes\n")
+
+
+def test_integer_past_the_int_string_limit_in_a_category():
+    msg = error_of("[categories]\npos = [1, " + "9" * 5000 + "]\n")
+    assert msg == ("bad.toml: not valid TOML: an integer has more than 4,300 digits "
+                   "(Python's integer-string limit)")
+    msg = error_of("[categories]\npos = [1, 12345678901]\nwho = ['a', 'b']\n")
+    assert msg == "bad.toml: categories.pos: item 1: number too large: more than the cap of 1,000,000,000 in size"
+
+
+# ----------------------------------------------------------------------------- 2. rules
+TOO_DEEP = "the rule is nested too deeply: more than the cap of 60 levels"
+
+
+@pytest.mark.parametrize("rule,col", [
+    ("not " * 10_000 + "Ann == cat", None),                  # too long first
+    ("not " * 990 + "Ann == cat", 241),                      # the 61st not
+    ("(" * 1990 + "Ann == cat" + ")" * 1990, 61),            # the 61st bracket
+    ("True and (" * 360 + "True" + ")" * 360, 610),
+    ("pos(Ann) == " + "-" * 3900 + "1", 73),
+    ("one_of(Ann, " + "[" * 1900 + "cat" + "]" * 1900 + ")", 72),
+    ("-(" * 31 + "1" + ")" * 31 + " == pos(Ann)", 61),
+])
+def test_deep_rules_name_the_cap(rule, col):
+    msg = rule_error(rule)
+    if col is None:
+        assert msg == (f"tiny.toml: note 0: the rule is too long: {len(rule):,} characters, "
+                       f"more than the cap of 4,000")
+    else:
+        assert msg.startswith(f"tiny.toml: note 0: column {col}: {TOO_DEEP}\n"), msg
+
+
+def test_nesting_just_under_the_cap_is_read():
+    assert tiny_case(["not " * 59 + "Ann == cat"]).notes[0].expr is not None
+    assert tiny_case(["(" * 58 + "Ann == cat" + ")" * 58]).notes[0].expr is not None
+    # brackets, signs and nots inside a quoted name do not count
+    name = "(" * 80 + "not -cat"
+    case = tiny_case([f'"{name}" == Ann'], TINY.replace('"cat"', f'"{name}"'))
+    assert case.notes[0].expr == R.RowEq(R.Item("pet", 0, 1), R.Item("person", 0, 95), 1)
+
+
+def test_deep_tree_past_the_text_count_is_refused_by_the_walk():
+    # a chain of 70 + is flat in brackets and signs but 70 levels deep as a tree
+    msg = rule_error("pos(Ann) == " + " + ".join(["1"] * 70))
+    assert f": {TOO_DEEP}\n" in msg
+
+
+@pytest.mark.parametrize("exc", [RecursionError, MemoryError])
+def test_parser_exhaustion_is_a_backstop_with_the_cap(monkeypatch, exc):
+    def boom(*args, **kwargs):
+        raise exc()
+    monkeypatch.setattr(ast, "parse", boom)
+    assert rule_error("Ann == cat") == f"tiny.toml: note 0: column 1: {TOO_DEEP}\n    Ann == cat\n    ^"
+
+
+def test_huge_integers_in_a_rule():
+    msg = rule_error("pos(Ann) == " + "9" * 5000)
+    assert msg == "tiny.toml: note 0: the rule is too long: 5,012 characters, more than the cap of 4,000"
+    msg = rule_error("pos(Ann) == " + "9" * 3000)
+    assert msg.startswith("tiny.toml: note 0: column 13: number too large: more than the cap of "
+                          "1,000,000,000 in size\n")
+    assert "column 13: number too large" in rule_error("pos(Ann) == 1_000_000_000_0")
+    assert "column 13: number too large" in rule_error("pos(Ann) == 10000000000")
+    assert "column 13: number too large" in rule_error("pos(Ann) == 1" + "0" * 3900)[:200]
+    assert "not a valid rule" in rule_error("pos(Ann) == 00000000001")  # leading zeros: Python's
+
+
+_pieces = st.sampled_from(["(", ")", "[", "]", "not ", "-", "+", "~", "Ann", "==", "cat", " and ",
+                           "'(('", '"', "9" * 12, "pos(", ",", "abs(", "1", "\\"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_pieces, max_size=200).map("".join))
+def test_random_nesting_never_crashes(rule):
+    try:
+        tiny_case([rule])
+    except InputError as exc:
+        text = str(exc)
+        assert "nested too deeply" not in text or "cap of 60 levels" in text
+
+
+# ----------------------------------------------------------------------------- 3. budgets
+def test_rule_parts_cap():
+    rule = "distinct(" + ", ".join(["Ann"] * 250) + ")"
+    msg = rule_error(rule)
+    assert msg.startswith("tiny.toml: note 0: column 1: the rule is too large: more than the cap "
+                          "of 20,000 parts (one_of, pairs and distinct expanded)\n"), msg
+
+
+def test_case_parts_cap_names_the_note(monkeypatch):
+    monkeypatch.setattr(R, "MAX_CASE_PARTS", 40)
+    rule = "Ann == cat and Bob == dog"  # 7 parts
+    case = tiny_case([rule] * 5)
+    assert len(case.notes) == 5
+    msg = rule_error_many([rule] * 6)
+    assert msg.startswith("tiny.toml: note 5: column ") and (
+        "the case's rules are too large in all: more than the cap of 40 parts over all notes "
+        "and questions") in msg, msg
+
+
+def rule_error_many(rules):
+    with pytest.raises(InputError) as info:
+        tiny_case(rules)
+    return str(info.value)
+
+
+def test_case_work_cap_names_the_note(monkeypatch):
+    monkeypatch.setattr(M, "CASE_WORK", 300)
+    rule = "sum(pos(x) > pos(y) for x in person for y in person) >= {k}"
+    rules = [rule.format(k=k) for k in range(8)]
+    with pytest.raises(InputError) as info:
+        CaseModel(tiny_case(rules)).close()
+    msg = str(info.value)
+    assert re.match(r"tiny.toml: note \d: column 1: the case is too large to compile: its notes "
+                    r"and questions need more than the cap of 300 logic gates in all\n", msg), msg
+    CaseModel(tiny_case(rules[:1])).close()  # one of them alone fits
+
+
+def test_rule_work_and_binding_caps_are_named(monkeypatch):
+    gens = "for x in person for y in person for a in pos for b in pos for c in pet for d in pet " \
+        "for e in pos for f in pos"
+    msg = model_error(f"all(x == y {gens})")
+    assert msg.startswith("tiny.toml: note 0: column 1: the rule is too large to compile: more "
+                          "than the cap of 5,000 bindings of its 'for' variables (6,561)\n"), msg
+    monkeypatch.setattr(M, "RULE_WORK", 100)
+    msg = model_error("sum(pos(x) > pos(y) for x in person for y in person) >= 2")
+    assert msg.startswith("tiny.toml: note 0: column 1: the rule is too large to compile: more "
+                          "than the cap of 100 logic gates\n"), msg
+
+
+def model_error(rule: str) -> str:
+    with pytest.raises(InputError) as info:
+        CaseModel(tiny_case([rule])).close()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("table,cap,what", [
+    ("attributes", MAX_ATTRIBUTES, "attributes"),
+    ("unknowns", MAX_UNKNOWNS, "unknowns"),
+])
+def test_count_caps(table, cap, what):
+    rows = "".join(f'a{k} = {{ of = "person", values = ["x", "y"] }}\n' if table == "attributes"
+                   else f'a{k} = "person"\n' for k in range(cap + 1))
+    text = "[categories]\nperson = ['A', 'B']\n[" + table + "]\n" + rows
+    assert error_of(text) == f"bad.toml: {table}: too many {what}: {cap + 1}, more than the cap of {cap}"
+
+
+def test_question_and_note_caps():
+    qs = "".join(f'[[question]]\ntext = "q{k}"\nanswer = "person(A)"\n' for k in range(MAX_QUESTIONS + 1))
+    assert error_of("[categories]\nperson = ['A', 'B']\n" + qs) == \
+        f"bad.toml: too many questions: {MAX_QUESTIONS + 1}, more than the cap of {MAX_QUESTIONS}"
+    notes = '[[note]]\nrule = "True"\n' * (MAX_NOTES + 1)
+    assert error_of("[categories]\nperson = ['A', 'B']\n" + notes) == \
+        f"bad.toml: too many notes: {MAX_NOTES + 1:,}, more than the cap of {MAX_NOTES:,}"
+
+
+# ----------------------------------------------------------------------------- 6. options
+NINES = "9" * 5000
+
+
+@pytest.mark.parametrize("args,message", [
+    (["explain", "half-moon-mews", "--from-notes", "0,²"],
+     "error: --from-notes: expected note numbers separated by commas (like 0,3,5), got '²'"),
+    (["explain", "half-moon-mews", "--from-notes", "-1"],
+     "error: --from-notes: expected note numbers separated by commas (like 0,3,5), got '-1'"),
+    (["explain", "half-moon-mews", "--from-notes", NINES],
+     f"error: --from-notes: expected note numbers separated by commas (like 0,3,5), got "
+     f"'{'9' * 40}...'"),
+    (["explain", "half-moon-mews", "--from-notes", "0," * 50_000 + "9"],
+     "error: --from-notes: no note 9: the case has notes 0 to 8"),
+])
+def test_from_notes_hostile_values(args, message):
+    res = run("case", *args)
+    assert res.exit_code == 2 and res.output == message + "\n", res.output
+
+
+def test_from_notes_any_script_digits_and_repeats():
+    res = run("case", "explain", "half-moon-mews", "--from-notes", "٠,0,0", "--json")
+    assert res.exit_code == 0
+    assert '"from_notes": [\n    0\n  ]' in res.output
+
+
+@pytest.mark.parametrize("option,value,message", [
+    ("--bots", "²", "expected a whole number from 1 to 7, got '²'"),
+    ("--bots", NINES, f"expected a whole number from 1 to 7, got '{'9' * 40}'"),
+    ("--bots", "0", "0 is out of range: from 1 to 7"),
+    ("--tokens", "-5", "-5 is out of range: from 0 to 1,000"),
+    ("--tokens", "10²", "expected a whole number from 0 to 1,000, got '10²'"),
+    ("--seed", "²", "expected a whole number from 0 to 9,223,372,036,854,775,807, got '²'"),
+])
+@pytest.mark.parametrize("command", ["play", "selfplay"])
+def test_bots_tokens_seed_hostile_values(command, option, value, message):
+    res = CliRunner().invoke(cli, ["case", command, "half-moon-mews", option, value])
+    assert res.exit_code == 2
+    assert f"Invalid value for '{option}': {message}" in res.output, res.output
