@@ -110,7 +110,8 @@ def solve(case_arg: str, as_json: bool) -> None:
     JSON: {"status": "unique"|"multiple", "solutions": n, "answers": {question:
     {"possible": [...]}}, "grid": [rows in key order]} ("grid" only when the grid is the
     same in every solution; "solutions_at_least": true when n is a lower bound, past
-    10,000). Contradictory notes: exit 3, a minimal set of conflicting notes.
+    10,000 or past the counting cap of 50,000,000 solver propagations). Contradictory
+    notes: exit 3, a minimal set of conflicting notes.
 
     \b
     Examples:

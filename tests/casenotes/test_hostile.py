@@ -272,3 +272,29 @@ def test_bots_tokens_seed_hostile_values(command, option, value, message):
     res = CliRunner().invoke(cli, ["case", command, "half-moon-mews", option, value])
     assert res.exit_code == 2
     assert f"Invalid value for '{option}': {message}" in res.output, res.output
+
+
+def test_grid_cap():
+    cats = "".join(f"c{k} = [{', '.join(str(i) for i in range(1, 9))}]\n" for k in range(9))
+    assert error_of("[categories]\n" + cats) == (
+        "bad.toml: categories: the grid is too large: 9 categories x 8 items = 72, more than "
+        "the cap of 64 (categories x items)")
+    assert parse_case("[categories]\n" + cats[: cats.rindex("c8")], "ok.toml").schema.size == 8
+
+
+def test_counting_past_its_effort_is_a_lower_bound(monkeypatch, tmp_path):
+    from deduce.models.casenotes import counting
+
+    case = tiny_case(["pos(Ann) < pos(Bob)"])
+    model = CaseModel(case)
+    try:
+        assert model.count_solutions() == (3 * 6 * 8 * 3 * 2, True)
+        monkeypatch.setattr(counting, "COUNT_EFFORT", 1)
+        count, exact = model.count_solutions()
+        assert not exact and 2 <= count < 3 * 6 * 8 * 3 * 2
+    finally:
+        model.close()
+    path = tmp_path / "c.toml"
+    path.write_text(TINY + '[[note]]\nrule = "pos(Ann) < pos(Bob)"\n', encoding="utf-8")
+    res = run("case", "solve", str(path), "--json")
+    assert res.exit_code == 0 and '"solutions_at_least": true' in res.output

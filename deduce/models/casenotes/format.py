@@ -14,6 +14,18 @@ values; questions with ``text`` and an ``answer`` expression, texts distinct; no
 a non-key category (a list: its item in each row, in key order), or an attribute (a list:
 the value of each item of its category, in that category's order).
 
+Reading: through ``core.records`` (regular files only, at most ``MAX_FILE_BYTES``, a UTF-8
+byte-order mark accepted, integers past Python's integer-string limit and nesting past
+``MAX_NESTING`` refused); a path that exists is always read as a file, so a folder, a FIFO
+or a device is refused as such, never looked up as a shipped case's name.
+
+Caps (each message names its cap): ``MAX_CATEGORIES``, ``MAX_ITEMS`` and ``MAX_GRID``
+(categories x items), ``MAX_VALUES``, ``MAX_ATTRIBUTES``, ``MAX_UNKNOWNS``,
+``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``rules.MAX_CASE_PARTS`` (parsing)
+and ``model.CASE_WORK`` (compiling). Together they keep loading and compiling any file
+to seconds.
+
 Decision: a note without ``source`` is known from the start (the case introduction); it is
 never counted in the minimal set of sources.
 """

@@ -59,7 +59,7 @@ RULE_BUDGET = 50_000
 RULE_WORK = 50_000
 #: Gate requests all the notes and questions of a case may make together: bounds the time
 #: a case takes to compile, whatever the number of notes.
-CASE_WORK = 200_000
+CASE_WORK = 50_000
 #: Bindings of a comprehension's ``for`` variables.
 MAX_BINDINGS = 5_000
 #: Value pairs of one comparison or arithmetic operation.

@@ -20,6 +20,14 @@ Typed tree (every node records ``col``). Four kinds of expression:
 
 ``one_of``, ``pairs`` and ``distinct`` are expanded into these while parsing.
 
+Caps, checked before any work is spent on a rule (each message names its cap): at most
+``MAX_RULE_CHARS`` characters; nesting at most ``MAX_DEPTH`` levels, counted on the text
+before ``ast.parse`` sees it (``prescan``: brackets and runs of ``not`` and signs) and again
+on the tree (``RecursionError``/``MemoryError`` from ``ast`` are caught as a backstop);
+numbers at most ``MAX_NUMBER`` in size (a longer digit string never reaches Python's int
+conversion); at most ``MAX_RULE_PARTS`` parts with ``one_of``/``pairs``/``distinct``
+expanded, and ``MAX_CASE_PARTS`` over all the rules of a case (``PartsBudget``).
+
 Decisions where the spec is silent: ``==`` between two row expressions always means "same
 row" (so ``hour(A) == floor(B)`` says A and B are one row; write ``hour(A) + 0 == floor(B)``
 for equal numbers); a bare number is a number, never an item (``hour[9]`` names the item);
