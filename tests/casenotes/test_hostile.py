@@ -298,3 +298,85 @@ def test_counting_past_its_effort_is_a_lower_bound(monkeypatch, tmp_path):
     path.write_text(TINY + '[[note]]\nrule = "pos(Ann) < pos(Bob)"\n', encoding="utf-8")
     res = run("case", "solve", str(path), "--json")
     assert res.exit_code == 0 and '"solutions_at_least": true' in res.output
+
+
+# ----------------------------------------------------------------------------- properties
+@settings(max_examples=60, deadline=None)
+@given(st.booleans(), st.binary(max_size=300) | st.text(max_size=200).map(str.encode))
+def test_random_file_bytes_never_crash(tmp_path_factory, bom, data):
+    path = tmp_path_factory.mktemp("bytes") / "case.toml"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    try:
+        load_case(str(path))
+    except InputError as exc:
+        assert str(exc).startswith(str(path))
+
+
+_POOL = ["Ann == cat", "distinct(Ann, Bob, Cy)", "pairs([Ann, Bob], [cat, dog])",
+         "one_of(Ann, [cat, dog, eel])", "not not (Ann == pos[1])", "pos(Ann) + 1 == pos(Bob)"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_POOL), max_size=12), st.integers(1, 120))
+def test_case_parts_budget_is_exact(rules, cap):
+    sizes = []
+    for rule in rules:
+        budget = R.PartsBudget(10**6)
+        R.parse_rule(rule, tiny_case([]).schema, budget=budget)
+        sizes.append(budget.cap - budget.left)
+    old = R.MAX_CASE_PARTS
+    R.MAX_CASE_PARTS = cap
+    try:
+        case = tiny_case(rules)
+    except InputError as exc:
+        first = next(k for k in range(len(rules)) if sum(sizes[:k + 1]) > cap)
+        assert str(exc).startswith(f"tiny.toml: note {first}: column ")
+        assert f"more than the cap of {cap} parts over all notes" in str(exc)
+    else:
+        assert sum(sizes) <= cap and len(case.notes) == len(rules)
+    finally:
+        R.MAX_CASE_PARTS = old
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(-5, 20).map(str), st.text(max_size=6),
+                          st.just("9" * 30), st.just("²")), max_size=8).map(",".join))
+def test_from_notes_values_never_crash(text):
+    from deduce.cli.case import _note_list
+
+    case = load_case("half-moon-mews")
+    try:
+        notes = _note_list(text, case)
+    except InputError as exc:
+        assert str(exc).startswith("--from-notes: ")
+    else:
+        assert notes == sorted(set(notes)) and all(0 <= i < len(case.notes) for i in notes)
+
+
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string (controls as \\uXXXX escapes)."""
+    body = "".join("\\" + ch if ch in '"\\' else f"\\u{ord(ch):04x}" if ord(ch) < 0x20 or
+                   0x7f <= ord(ch) < 0xa0 else ch for ch in text)
+    return f'"{body}"'
+
+
+_HOSTILE_TEXT = st.text(st.sampled_from("ab[]/\\\x1b\x07\x00\u202e \"'"), max_size=5)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(_HOSTILE_TEXT, min_size=3, max_size=3))
+def test_random_hostile_names_are_shown_literally(tmp_path_factory, tails):
+    """Items ``x<tail>``, ``y<tail>``, ``z<tail>`` (distinct by their first letter), named in
+    a rule by their quoted text, solved and shown: each literally, no control character."""
+    from deduce.cli.common import literal
+
+    names = [f"{k}{t}" for k, t in zip("xyz", tails)]
+    rule = f"who[{names[0]!r}] == pos[1] and who[{names[1]!r}] == pos[2]"
+    path = tmp_path_factory.mktemp("names") / "case.toml"
+    path.write_text(f"[categories]\npos = [1, 2, 3]\nwho = [{', '.join(map(_toml_string, names))}]"
+                    f"\n[[note]]\nrule = {_toml_string(rule)}\n", encoding="utf-8")
+    res = CliRunner().invoke(cli, ["case", "solve", str(path)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    assert not set(res.output) & {"\x1b", "\x07", "\x00", "\u202e"}
+    cells = [line.split("│")[2].strip() for line in res.output.splitlines() if line.count("│") == 3]
+    assert cells == [literal(n).strip() for n in names]

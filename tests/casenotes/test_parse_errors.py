@@ -196,13 +196,16 @@ def test_mutated_case_files_never_crash(data):
     CaseModel(case).close()
 
 
-scalars = st.one_of(st.integers(-3, 12), st.text(max_size=6), st.booleans(), st.floats(allow_nan=False))
+scalars = st.one_of(st.integers(-3, 12), st.text(max_size=6), st.booleans(), st.floats(allow_nan=False),
+                    st.dates(), st.times(), st.datetimes())
 values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                        st.dictionaries(st.text(max_size=5), inner, max_size=3)),
                       max_leaves=10)
 
 
 def _toml_value(v) -> str:
+    if hasattr(v, "isoformat"):  # dates, times, date-times
+        return v.isoformat()
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -281,17 +284,6 @@ FIELDS = [
 ]
 
 
-def _toml(v) -> str:
-    """``v`` as an inline TOML value."""
-    if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
-        return v.isoformat().replace("+00:00", "Z")
-    if isinstance(v, dict):
-        return "{" + ", ".join(f'"{k}" = {_toml(x)}' for k, x in v.items()) + "}"
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    return _toml_value(v)
-
-
 def _with(path, value) -> str:
     import copy
 
@@ -300,7 +292,7 @@ def _with(path, value) -> str:
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
-    return "\n".join(f"{k} = {_toml(v)}" for k, v in doc.items()) + "\n"
+    return "\n".join(f"{k} = {_toml_value(v)}" for k, v in doc.items()) + "\n"
 
 
 def test_the_base_document_is_valid():
