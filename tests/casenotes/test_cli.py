@@ -130,3 +130,20 @@ def test_check_json(tmp_path):
     assert out["minimal_sources"] == ["Location 1"]
     res = run("case", "check", path)
     assert res.exit_code == 0 and "redundant notes" in res.output
+
+
+def test_check_says_whether_the_solution_is_one_of_several(tmp_path):
+    head = '[categories]\npos = [1, 2, 3]\nperson = ["Ann", "Bob", "Cy"]\n' \
+           '[[note]]\nrule = "Ann == pos[1]"\n[solution]\n'
+    for order, one_of_them in [('["Ann", "Cy", "Bob"]', True), ('["Bob", "Ann", "Cy"]', False)]:
+        p = tmp_path / "two.toml"
+        p.write_text(head + f"person = {order}\n", encoding="utf-8")
+        out = json.loads(run("case", "check", str(p), "--json", "--no-profile").output)
+        assert out["solutions"] == 2 and out["unique"] is False
+        assert out["solution_matches"] is False
+        assert out["solution_is_a_solution"] is one_of_them
+        text = run("case", "check", str(p), "--no-profile").output
+        assert f"  [solution] is one of the solutions: {'yes' if one_of_them else 'no'}\n" in text
+    p.write_text(head.replace("[solution]\n", ""), encoding="utf-8")
+    out = json.loads(run("case", "check", str(p), "--json", "--no-profile").output)
+    assert out["solution_matches"] is None and out["solution_is_a_solution"] is None
