@@ -30,6 +30,7 @@ import click
 
 from deduce.cli.common import (
     SEED,
+    WholeNumber,
     esc,
     match_options,
     out,
@@ -40,6 +41,9 @@ from deduce.cli.common import (
 )
 
 _CASE = click.argument("case_arg", metavar="CASE")
+#: bots at a table (the game takes 2 to 7 players; 1 plays solo) and carriage tokens
+BOTS = WholeNumber(1, 7)
+TOKENS = WholeNumber(0, 1000)
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 
 
@@ -107,7 +111,8 @@ def solve(case_arg: str, as_json: bool) -> None:
     JSON: {"status": "unique"|"multiple", "solutions": n, "answers": {question:
     {"possible": [...]}}, "grid": [rows in key order]} ("grid" only when the grid is the
     same in every solution; "solutions_at_least": true when n is a lower bound, past
-    10,000). Contradictory notes: exit 3, a minimal set of conflicting notes.
+    10,000 or past the counting cap of 50,000,000 solver propagations). Contradictory
+    notes: exit 3, a minimal set of conflicting notes.
 
     \b
     Examples:
@@ -246,8 +251,11 @@ def check(case_arg: str, no_profile: bool, as_json: bool) -> None:
     """Setter checks: uniqueness, [solution], redundant notes, the fewest sources to visit,
     and the difficulty profile of the step-wise explanation.
 
-    JSON: {"unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources",
-    "difficulty"}, with "witnesses" (two solutions) and "differences" ([{"cell",
+    JSON: {"unique", "solutions", "solution_matches", "solution_is_a_solution",
+    "redundant_notes", "minimal_sources", "difficulty"}: "solution_matches" is true when
+    every solution agrees with [solution], "solution_is_a_solution" when some solution
+    does (with several solutions: [solution] is one of them), both null without a
+    [solution]; with "witnesses" (two solutions) and "differences" ([{"cell",
     "values"}]) when not unique, "solution_mismatches" when [solution] disagrees,
     "minimal_sources_reason" when no set of sources fixes every answer. "difficulty":
     {"steps": number of explanation steps, "hardest_cost": the costliest step's cost,
@@ -283,6 +291,9 @@ def check(case_arg: str, no_profile: bool, as_json: bool) -> None:
         for m in report.solution_mismatches:
             out.print(f"    {m['cell']}: expected {m['expected']}, possible "
                       f"{', '.join(map(str, m['possible'])) or 'nothing'}")
+        if not report.unique:
+            out.print(styled(f"  \\[solution] is one of the solutions: "
+                             f"{ok if report.solution_is_a_solution else bad}"))
     if report.redundant_notes:
         out.print(f"  redundant notes (each implied by the others): "
                   f"{', '.join(map(str, report.redundant_notes))}")
@@ -310,23 +321,27 @@ def _profile_text(p: dict) -> str:
 
 
 def _note_list(text: str | None, case) -> list[int] | None:
-    """``--from-notes 0,3,5`` as note indices (None when not given); exit 2 when malformed."""
+    """``--from-notes 0,3,5`` as sorted distinct note indices (None when not given); exit 2
+    naming the option for anything but note numbers of the case (read by ``core.numbers``)."""
     if text is None:
         return None
     from deduce.core.errors import InputError
+    from deduce.core.numbers import read_whole_number
 
-    out = []
+    out = set()
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        if not part.isdigit():
+        number = read_whole_number(part)
+        if number is None or number < 0:
+            shown = part if len(part) <= 40 else part[:40] + "..."
             raise InputError(f"expected note numbers separated by commas (like 0,3,5), got "
-                             f"{part!r}", where="--from-notes")
-        if int(part) >= len(case.notes):
-            raise InputError(f"no note {part}: the case has notes 0 to {len(case.notes) - 1}",
-                             where="--from-notes")
-        out.append(int(part))
-    return sorted(set(out))
+                             f"{shown!r}", where="--from-notes")
+        if number >= len(case.notes):
+            have = f"notes 0 to {len(case.notes) - 1}" if case.notes else "no notes"
+            raise InputError(f"no note {number}: the case has {have}", where="--from-notes")
+        out.add(number)
+    return sorted(out)
 
 
 def _step_progress(advance):
@@ -470,7 +485,7 @@ def _print_explain_summary(e) -> None:
 
 @case.command()
 @_CASE
-@click.option("--bots", "n_bots", type=click.IntRange(1, 7), default=3, show_default=True,
+@click.option("--bots", "n_bots", type=BOTS, default=3, show_default=True,
               help="Number of bots (the game takes 2 to 7 players; 1 plays solo).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed: the first Start Player and the bots' tie-breaks.")
@@ -480,7 +495,7 @@ def _print_explain_summary(e) -> None:
               metavar="NAME[,NAME...]",
               help="Bot strategies, cycled over the seats: informed (reads each location's "
                    "notes in advance: an upper bound) or fair (only what a player sees).")
-@click.option("--tokens", type=click.IntRange(0, 1000), default=None,
+@click.option("--tokens", type=TOKENS, default=None,
               help="Carriage tokens at the start (default: 10 each; cooperative: the highest "
                    "location number minus 3).")
 @_JSON
@@ -528,7 +543,7 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
 
 @case.command()
 @_CASE
-@click.option("--bots", "n_bots", type=click.IntRange(1, 7), default=3, show_default=True,
+@click.option("--bots", "n_bots", type=BOTS, default=3, show_default=True,
               help="Bots per game (2 to 7 players; 1 plays solo).")
 @click.option("--strategy", "strategy", default="informed,fair", show_default=True,
               metavar="NAME[,NAME...]",
@@ -536,7 +551,7 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
                    "fair (see `deduce case play --help`).")
 @click.option("--mode", type=click.Choice(["competitive", "cooperative"]), default="competitive",
               show_default=True)
-@click.option("--tokens", type=click.IntRange(0, 1000), default=None,
+@click.option("--tokens", type=TOKENS, default=None,
               help="Carriage tokens at the start (default: as `deduce case play`).")
 @match_options
 @_JSON

@@ -64,3 +64,51 @@ def tiny_worlds():
 
 def brute_count(pred) -> int:
     return sum(1 for w in tiny_worlds() if pred(w))
+
+
+#: A case whose names hold console markup and control characters (TOML escapes): every
+#: human output must show them literally (markup as text, controls as ``\x1b``-style escapes).
+HOSTILE = r'''
+title = "[bold]Case\u001b[2J\u0007"
+intro = "[red]Intro\u001b[31m"
+
+[categories]
+pos = [1, 2, 3]
+who = ["[/bad]", "[bold]x", "Bel\u0007l"]
+
+[attributes]
+hat = { of = "who", values = ["[red]r", "b\u001b[2Jb"] }
+
+[unknowns]
+thief = "who"
+motive = ["[red]debt", "\u001b[2Jenvy"]
+
+[[question]]
+text = "[b]Who?\u0007"
+answer = "thief"
+
+[[question]]
+text = "Why?"
+answer = "motive"
+
+[[note]]
+source = "[red]Loc 1\u001b[31m"
+text = "[/]\u001b[2J first"
+rule = '"[/bad]" == pos[1] and "[bold]x" == pos[2]'
+
+[[note]]
+source = "[i]Loc 2"
+text = "[bold]thief\u0007"
+rule = 'thief == "[bold]x" and motive == "[red]debt"'
+
+[[note]]
+source = "[i]Loc 2"
+text = "hats"
+rule = 'hat("[/bad]") == "[red]r" and hat("[bold]x") == "b\u001b[2Jb" and hat(Bel) == "[red]r"'
+'''
+#: what the human outputs of HOSTILE show for its names (escaped controls, markup as text)
+HOSTILE_SHOWN = {
+    "title": "[bold]Case\\x1b[2J\\x07", "items": ["[/bad]", "[bold]x", "Bel\\x07l"],
+    "source": "[red]Loc 1\\x1b[31m", "text": "[/]\\x1b[2J first", "question": "[b]Who?\\x07",
+    "hat": "b\\x1b[2Jb", "motive": "[red]debt", "envy": "\\x1b[2Jenvy",
+}

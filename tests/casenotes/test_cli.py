@@ -112,9 +112,9 @@ def test_why_open_gives_two_witnesses(tmp_path):
 
 def test_check_json(tmp_path):
     out = json.loads(run("case", "check", "lantern-street", "--json").output)
-    assert list(out) == ["unique", "solutions", "solution_matches", "redundant_notes", "minimal_sources",
-                         "difficulty"]
-    assert out["unique"] and out["solution_matches"] is True
+    assert list(out) == ["unique", "solutions", "solution_matches", "solution_is_a_solution",
+                         "redundant_notes", "minimal_sources", "difficulty"]
+    assert out["unique"] and out["solution_matches"] is True and out["solution_is_a_solution"]
     assert out["minimal_sources"] and all(s.startswith("Location") for s in out["minimal_sources"])
     extra = ('\n[[question]]\ntext = "Who?"\nanswer = "thief"\n'
              '\n[solution]\nthief = "Cy"\npet = ["cat", "dog", "eel"]\n')
@@ -124,9 +124,26 @@ def test_check_json(tmp_path):
     assert out["unique"] is False and len(out["witnesses"]) == 2
     assert all(set(d) == {"cell", "values"} and d["values"][0] != d["values"][1]
                for d in out["differences"])
-    assert out["solution_matches"] is False
+    assert out["solution_matches"] is False and out["solution_is_a_solution"] is False
     assert {"cell": "thief", "expected": "Cy", "possible": ["Bob"]} in out["solution_mismatches"]
     assert out["redundant_notes"] == [2]
     assert out["minimal_sources"] == ["Location 1"]
     res = run("case", "check", path)
     assert res.exit_code == 0 and "redundant notes" in res.output
+
+
+def test_check_says_whether_the_solution_is_one_of_several(tmp_path):
+    head = '[categories]\npos = [1, 2, 3]\nperson = ["Ann", "Bob", "Cy"]\n' \
+           '[[note]]\nrule = "Ann == pos[1]"\n[solution]\n'
+    for order, one_of_them in [('["Ann", "Cy", "Bob"]', True), ('["Bob", "Ann", "Cy"]', False)]:
+        p = tmp_path / "two.toml"
+        p.write_text(head + f"person = {order}\n", encoding="utf-8")
+        out = json.loads(run("case", "check", str(p), "--json", "--no-profile").output)
+        assert out["solutions"] == 2 and out["unique"] is False
+        assert out["solution_matches"] is False
+        assert out["solution_is_a_solution"] is one_of_them
+        text = run("case", "check", str(p), "--no-profile").output
+        assert f"  [solution] is one of the solutions: {'yes' if one_of_them else 'no'}\n" in text
+    p.write_text(head.replace("[solution]\n", ""), encoding="utf-8")
+    out = json.loads(run("case", "check", str(p), "--json", "--no-profile").output)
+    assert out["solution_matches"] is None and out["solution_is_a_solution"] is None

@@ -196,13 +196,16 @@ def test_mutated_case_files_never_crash(data):
     CaseModel(case).close()
 
 
-scalars = st.one_of(st.integers(-3, 12), st.text(max_size=6), st.booleans(), st.floats(allow_nan=False))
+scalars = st.one_of(st.integers(-3, 12), st.text(max_size=6), st.booleans(), st.floats(allow_nan=False),
+                    st.dates(), st.times(), st.datetimes())
 values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                        st.dictionaries(st.text(max_size=5), inner, max_size=3)),
                       max_leaves=10)
 
 
 def _toml_value(v) -> str:
+    if hasattr(v, "isoformat"):  # dates, times, date-times
+        return v.isoformat()
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
@@ -225,3 +228,106 @@ def test_random_toml_structures_never_crash(doc):
     except InputError:
         return
     CaseModel(case).close()
+
+
+# ----------------------------------------------------------------------------- wrong types
+import datetime as _dt  # noqa: E402
+
+BASE = {
+    "title": "T", "intro": "I",
+    "categories": {"pos": [1, 2, 3], "person": ["Ann", "Bob", "Cy"]},
+    "attributes": {"hat": {"of": "person", "values": ["red", "blue"]}},
+    "unknowns": {"thief": "person", "motive": ["debt", "envy"]},
+    "question": [{"text": "Who?", "answer": "thief"}],
+    "note": [{"source": "Location 1", "text": "Ann first.", "rule": "Ann == pos[1]"}],
+    "solution": {"thief": "Bob", "person": ["Ann", "Bob", "Cy"], "hat": ["red", "red", "blue"],
+                 "motive": "debt"},
+}
+#: every TOML type, by the name messages give it
+WRONG = {
+    "a boolean": True, "an integer": 7, "a number": 1.5,
+    "a date-time": _dt.datetime(1979, 5, 27, 7, 32, tzinfo=_dt.timezone.utc),
+    "a date": _dt.date(1979, 5, 27), "a time": _dt.time(7, 32), "a string": "x",
+    "a list": [1, 2], "a table": {"k": 1}, "nested lists": [[1], [2]],
+}
+#: (path in BASE, what the field accepts, where the message points)
+FIELDS = [
+    (("title",), {"a string"}, "title"),
+    (("intro",), {"a string"}, "intro"),
+    (("categories",), {"a table"}, "categories"),
+    (("categories", "person"), {"a list"}, "categories.person"),
+    (("categories", "person", 0), {"a string"}, "categories.person"),
+    (("categories", "pos", 1), {"an integer"}, "categories.pos"),
+    (("attributes",), {"a table"}, "attributes"),
+    (("attributes", "hat"), {"a table"}, "attributes.hat"),
+    (("attributes", "hat", "of"), {"a string"}, "attributes.hat.of"),
+    (("attributes", "hat", "values"), {"a list"}, "attributes.hat.values"),
+    (("attributes", "hat", "values", 0), {"a string", "an integer"}, "attributes.hat.values"),
+    (("unknowns",), {"a table"}, "unknowns"),
+    (("unknowns", "thief"), {"a string", "a list"}, "unknowns.thief"),
+    (("unknowns", "motive", 1), {"a string", "an integer"}, "unknowns.motive"),
+    (("question",), {"a list"}, "question"),
+    (("question", 0), {"a table"}, "question 0"),
+    (("question", 0, "text"), {"a string"}, "question 0, field 'text'"),
+    (("question", 0, "answer"), {"a string"}, "question 0, field 'answer'"),
+    (("note",), {"a list"}, "note"),
+    (("note", 0), {"a table"}, "note 0"),
+    (("note", 0, "source"), {"a string"}, "note 0, field 'source'"),
+    (("note", 0, "text"), {"a string"}, "note 0, field 'text'"),
+    (("note", 0, "rule"), {"a string"}, "note 0, field 'rule'"),
+    (("solution",), {"a table"}, "solution"),
+    (("solution", "thief"), {"a string", "an integer"}, "solution.thief"),
+    (("solution", "motive"), {"a string", "an integer"}, "solution.motive"),
+    (("solution", "person"), {"a list"}, "solution.person"),
+    (("solution", "person", 0), {"a string", "an integer"}, "solution.person[0]"),
+    (("solution", "hat", 2), {"a string", "an integer"}, "solution.hat[2]"),
+]
+
+
+def _with(path, value) -> str:
+    import copy
+
+    doc = copy.deepcopy(BASE)
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return "\n".join(f"{k} = {_toml_value(v)}" for k, v in doc.items()) + "\n"
+
+
+def test_the_base_document_is_valid():
+    case = parse_case(_with(("title",), "T"), "bad.toml")
+    assert case.solution["thief"] == "Bob" and case.notes[0].source == "Location 1"
+
+
+@pytest.mark.parametrize("path,accepts,where", FIELDS, ids=[".".join(map(str, f[0])) for f in FIELDS])
+def test_every_field_refuses_every_wrong_type(path, accepts, where):
+    for name, value in WRONG.items():
+        if name in accepts:
+            continue
+        with pytest.raises(InputError) as info:
+            parse_case(_with(path, value), "bad.toml")
+        msg = str(info.value)
+        assert msg.startswith(f"bad.toml: {where}"), (name, msg)
+        if accepts <= {"a string", "an integer", "a table"} and name != "nested lists":
+            assert f"got {name}" in msg or "mixes numbers and names" in msg, (name, msg)
+
+
+def test_booleans_are_not_integers():
+    for path in [("categories", "pos"), ("unknowns", "motive"), ("attributes", "hat", "values")]:
+        with pytest.raises(InputError, match="item 0: expected a name or an integer, got a boolean"):
+            parse_case(_with(path, [True, False, True]), "bad.toml")
+    with pytest.raises(InputError, match="solution.thief: expected a name or an integer, got a boolean"):
+        parse_case(_with(("solution", "thief"), True), "bad.toml")
+
+
+def test_wrong_types_exit_2_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from deduce.cli.main import cli
+
+    p = tmp_path / "bad.toml"
+    p.write_text(_with(("note", 0, "rule"), _dt.date(1979, 5, 27)), encoding="utf-8")
+    res = CliRunner().invoke(cli, ["case", "solve", str(p)])
+    assert res.exit_code == 2
+    assert res.output == f"error: {p}: note 0, field 'rule': expected a string, got a date\n"

@@ -2,8 +2,9 @@
 
 ``check_case(case)`` returns a ``CheckReport``; its JSON (``to_json``):
 
-``{"unique": bool, "solutions": n, "solution_matches": bool | null, "redundant_notes":
-[i, ...], "minimal_sources": [source, ...] | null}``, plus
+``{"unique": bool, "solutions": n, "solution_matches": bool | null,
+"solution_is_a_solution": bool | null, "redundant_notes": [i, ...], "minimal_sources":
+[source, ...] | null}``, plus
 
 - ``"solutions_at_least": true`` when ``n`` is a lower bound;
 - when not unique: ``"witnesses"``: two complete solutions (as in ``why``), and
@@ -12,6 +13,8 @@
 - when ``[solution]`` is given and some entry is not forced: ``"solution_mismatches"``:
   ``[{"cell": ..., "expected": v, "possible": [...]}]``. ``solution_matches`` is true when
   every solution agrees with every entry of ``[solution]``, null when there is none;
+  ``solution_is_a_solution`` is true when some solution agrees with every entry (with
+  several solutions: ``[solution]`` is one of them), null when there is none;
 - ``"minimal_sources_reason"`` when ``minimal_sources`` is null (the notes do not fix every
   answer);
 - ``"difficulty"`` (unless ``profile=False``): the difficulty profile of the step-wise
@@ -50,6 +53,7 @@ class CheckReport:
     witnesses: list[dict] = field(default_factory=list)
     differences: list[dict] = field(default_factory=list)
     solution_matches: bool | None = None
+    solution_is_a_solution: bool | None = None
     solution_mismatches: list[dict] = field(default_factory=list)
     redundant_notes: list[int] = field(default_factory=list)
     minimal_sources: list[str] | None = None
@@ -68,6 +72,7 @@ class CheckReport:
             out["witnesses"] = self.witnesses
             out["differences"] = self.differences
         out["solution_matches"] = self.solution_matches
+        out["solution_is_a_solution"] = self.solution_is_a_solution
         if self.solution_mismatches:
             out["solution_mismatches"] = self.solution_mismatches
         out["redundant_notes"] = self.redundant_notes
@@ -105,6 +110,7 @@ def _checks(case: Case, limit: int) -> CheckReport:
         if case.solution:
             report.solution_mismatches = solution_mismatches(model, case.solution)
             report.solution_matches = not report.solution_mismatches
+            report.solution_is_a_solution = is_a_solution(model, case.solution)
         report.redundant_notes = redundant_notes(model)
         report.minimal_sources, report.minimal_sources_reason = minimal_sources(model)
         return report
@@ -125,6 +131,13 @@ def solution_cells(model: CaseModel, solution: dict) -> list[tuple[int, Value]]:
         else:
             out += [(index[(key, i)], v) for i, v in enumerate(value)]
     return out
+
+
+def is_a_solution(model: CaseModel, solution: dict) -> bool:
+    """Whether some solution of the notes agrees with every entry of ``[solution]``."""
+    lits = [model.cells[k].lits[model.cells[k].values.index(v)]
+            for k, v in solution_cells(model, solution)]
+    return model.solve(model.assumptions() + lits)
 
 
 def solution_mismatches(model: CaseModel, solution: dict) -> list[dict]:

@@ -6,7 +6,10 @@ remaining constraint uses, splits the rest into connected components (variables
 linked through clauses) and enumerates each component's projected models with blocking
 clauses, up to ``limit`` per component. The count is the product over components, times 2
 per projected variable that no clause mentions. It is exact when no component reached
-``limit``.
+``limit`` and the enumeration stayed within ``effort``: the solver propagations all the
+components may use together (``COUNT_EFFORT`` by default; a deterministic measure of the
+time, about a few million a second). Past it, each component's count so far is kept and the
+product is a lower bound.
 
 The caller guarantees that the whole formula is satisfiable under ``true``/``false``
 (so is every component) and that the variables outside the projection are functions of
@@ -20,13 +23,18 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
+#: Solver propagations one count may use (about 10-20 s): past it the count is a lower bound.
+COUNT_EFFORT = 50_000_000
+
 
 def count_projected(clauses: list[list[int]], true: set[int], false: set[int],
                     projection: list[int], limit: int, solver_name: str,
-                    gate_clauses: dict[int, list[int]]) -> tuple[int, bool]:
+                    gate_clauses: dict[int, list[int]],
+                    effort: int | None = None) -> tuple[int, bool]:
     """(count, exact) of the models of ``clauses`` projected on the ``projection`` variables.
 
-    ``gate_clauses`` maps each gate variable to the indices of its defining clauses.
+    ``gate_clauses`` maps each gate variable to the indices of its defining clauses;
+    ``effort``: the propagations the enumeration may use (default ``COUNT_EFFORT``).
     """
     defining = {k for ks in gate_clauses.values() for k in ks}
 
@@ -87,20 +95,36 @@ def count_projected(clauses: list[list[int]], true: set[int], false: set[int],
             proj_by_root.setdefault(find(v), []).append(v)
         else:
             total *= 2
+    left = [COUNT_EFFORT if effort is None else effort]
     for root, pv in proj_by_root.items():
-        count, complete = _enumerate(groups[root], pv, limit, solver_name)
+        count, complete = _enumerate(groups[root], pv, limit, solver_name, left)
         total *= count
         exact = exact and complete
     return total, exact
 
 
-def _enumerate(clauses: list[list[int]], pv: list[int], limit: int, solver_name: str) -> tuple[int, bool]:
+def _enumerate(clauses: list[list[int]], pv: list[int], limit: int, solver_name: str,
+               left: list[int]) -> tuple[int, bool]:
+    """(count, exact) of one satisfiable component, spending from ``left[0]`` propagations
+    (a component's first model is always found: the count is at least 1)."""
     with Solver(name=solver_name, bootstrap_with=clauses) as s:
+
+        def more() -> bool | None:
+            """A next model (True), none (False), or the effort is spent (None)."""
+            before = s.accum_stats().get("propagations", 0)
+            s.prop_budget(max(left[0], 1))
+            found = s.solve_limited()
+            left[0] -= s.accum_stats().get("propagations", 0) - before
+            return found
+
         count = 0
-        while count < limit and s.solve():
+        while count < limit:
+            found = more() if count else s.solve()
+            if found is None:
+                return count, False
+            if not found:
+                return count, True
             model = s.get_model()
             s.add_clause([-v if model[v - 1] > 0 else v for v in pv])
             count += 1
-        if count < limit:
-            return count, True
-        return count, not s.solve()
+        return count, more() is False

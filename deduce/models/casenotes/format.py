@@ -14,29 +14,52 @@ values; questions with ``text`` and an ``answer`` expression, texts distinct; no
 a non-key category (a list: its item in each row, in key order), or an attribute (a list:
 the value of each item of its category, in that category's order).
 
+Reading: through ``core.records`` (regular files only, at most ``MAX_FILE_BYTES``, a UTF-8
+byte-order mark accepted, integers past Python's integer-string limit and nesting past
+``MAX_NESTING`` refused); a path that exists is always read as a file, so a folder, a FIFO
+or a device is refused as such, never looked up as a shipped case's name.
+
+Caps (each message names its cap): ``MAX_CATEGORIES``, ``MAX_ITEMS`` and ``MAX_GRID``
+(categories x items), ``MAX_VALUES``, ``MAX_ATTRIBUTES``, ``MAX_UNKNOWNS``,
+``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``rules.MAX_CASE_PARTS`` (parsing)
+and ``model.CASE_WORK`` (compiling). Together they keep loading and compiling any file
+to seconds.
+
 Decision: a note without ``source`` is known from the start (the case introduction); it is
 never counted in the minimal set of sources.
 """
 
 from __future__ import annotations
 
+import datetime
 import difflib
-import tomllib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
-from deduce.models.casenotes.rules import Expr, parse_rule, parse_value
+from deduce.core.records import parse_toml_text, read_text, read_toml
+from deduce.models.casenotes.rules import MAX_NUMBER, Expr, PartsBudget, parse_rule, parse_value
 from deduce.models.casenotes.schema import RESERVED, Attribute, Category, Schema, Unknown, Value
 
 TOP_KEYS = ("title", "intro", "categories", "attributes", "unknowns", "question", "note", "solution")
 NOTE_KEYS = ("source", "text", "rule")
 QUESTION_KEYS = ("text", "answer")
 ATTRIBUTE_KEYS = ("of", "values")
+#: caps on the size of a case (with ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+#: ``MAX_RULE_PARTS``, ``MAX_CASE_PARTS`` and ``model.CASE_WORK``, they bound the time a
+#: case file takes to load and to compile)
 MAX_CATEGORIES = 10
 MAX_ITEMS = 12
+#: categories x items: the grid's axioms grow with categories^3 x items^3, and every solver
+#: call (counting solutions, each cell's possible values) with them
+MAX_GRID = 64
 MAX_VALUES = 50
+MAX_ATTRIBUTES = 20
+MAX_UNKNOWNS = 20
+MAX_QUESTIONS = 50
 MAX_NOTES = 2000
 
 
@@ -95,9 +118,11 @@ def shipped_cases() -> list[Path]:
 
 
 def case_path(arg: str) -> Path:
-    """The file ``arg`` names: an existing path, else a shipped case's stem or title."""
+    """The file ``arg`` names: an existing path (read as a file even when it is a folder, a
+    FIFO or a device, so ``load_case`` refuses it as such), else a shipped case's stem or
+    title."""
     p = Path(arg)
-    if p.is_file():
+    if os.path.lexists(p):
         return p
     if p.suffix.lower() == ".toml" or "/" in arg or "\\" in arg:
         raise InputError("file not found", where=arg)
@@ -105,8 +130,8 @@ def case_path(arg: str) -> Path:
     aliases = {}
     for stem, f in shipped.items():
         try:
-            title = tomllib.loads(f.read_text(encoding="utf-8")).get("title")
-        except (OSError, tomllib.TOMLDecodeError):
+            title = read_toml(f).get("title")
+        except InputError:
             continue
         if isinstance(title, str):
             aliases[title] = stem
@@ -120,22 +145,13 @@ def case_path(arg: str) -> Path:
 def load_case(arg: str | Path) -> Case:
     """Read and validate the case at a path or with a shipped name."""
     path = case_path(str(arg))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read file: {exc}", where=str(path)) from None
-    return parse_case(text, str(path))
+    return parse_case(read_text(path), str(path))
 
 
 # ----------------------------------------------------------------------------- parsing
 def parse_case(text: str, path: str = "<case>") -> Case:
     """Validate the TOML ``text`` of a case file (``path`` only names it in messages)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"not valid TOML: {exc}", where=path) from None
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"not valid TOML: {exc}", where=path) from None
+    data = parse_toml_text(text, path)
     _no_unknown_keys(data, TOP_KEYS, path, "top-level key")
     title = data.get("title", Path(path).stem)
     _expect(title, str, path, "title", "a string")
@@ -143,8 +159,9 @@ def parse_case(text: str, path: str = "<case>") -> Case:
     if intro is not None:
         _expect(intro, str, path, "intro", "a string")
     schema = _schema(data, path)
-    questions = _questions(data.get("question", []), schema, path)
-    notes = _notes(data.get("note", []), schema, path)
+    budget = PartsBudget()
+    questions = _questions(data.get("question", []), schema, path, budget)
+    notes = _notes(data.get("note", []), schema, path, budget)
     solution = _solution(data.get("solution", {}), schema, path)
     return Case(path=path, name=Path(path).stem, title=title, schema=schema,
                 questions=questions, notes=notes, solution=solution, intro=intro)
@@ -155,9 +172,14 @@ def _expect(value, kind, path: str, field_: str, what: str) -> None:
         raise InputError(f"expected {what}, got {_tname(value)}", where=f"{path}: {field_}")
 
 
+_TYPE_NAMES = {dict: "a table", list: "a list", str: "a string", bool: "a boolean",
+               int: "an integer", float: "a number", datetime.datetime: "a date-time",
+               datetime.date: "a date", datetime.time: "a time"}
+
+
 def _tname(value) -> str:
-    return {dict: "a table", list: "a list", str: "a string", bool: "a boolean",
-            int: "an integer", float: "a number"}.get(type(value), type(value).__name__)
+    """The TOML type of a parsed value in words (``a table``, ``a date-time``)."""
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def _no_unknown_keys(table: dict, allowed: tuple[str, ...], path: str, what: str,
@@ -183,8 +205,7 @@ def _values(raw, path: str, field_: str, what: str, limit: int) -> tuple[Value, 
     if not isinstance(raw, list) or not raw:
         raise InputError(f"expected a non-empty list of {what}, got {_tname(raw)}",
                          where=f"{path}: {field_}")
-    if len(raw) > limit:
-        raise InputError(f"at most {limit} {what}, got {len(raw)}", where=f"{path}: {field_}")
+    _at_most(raw, limit, what, f"{path}: {field_}")
     seen: dict = {}
     for k, v in enumerate(raw):
         if isinstance(v, bool) or not isinstance(v, (str, int)):
@@ -192,8 +213,9 @@ def _values(raw, path: str, field_: str, what: str, limit: int) -> tuple[Value, 
                              where=f"{path}: {field_}")
         if isinstance(v, str) and not normalise(v):
             raise InputError(f"item {k}: {v!r} has no letters or digits", where=f"{path}: {field_}")
-        if isinstance(v, int) and abs(v) > 10**9:
-            raise InputError(f"item {k}: number too large", where=f"{path}: {field_}")
+        if isinstance(v, int) and abs(v) > MAX_NUMBER:
+            raise InputError(f"item {k}: number too large: more than the cap of "
+                             f"{MAX_NUMBER:,} in size", where=f"{path}: {field_}")
         key = normalise(v) if isinstance(v, str) else v
         if key in seen:
             raise InputError(f"duplicate item {v!r} (items {seen[key]} and {k})", where=f"{path}: {field_}")
@@ -208,8 +230,7 @@ def _schema(data: dict, path: str) -> Schema:
     _expect(cats_raw, dict, path, "categories", "a table of category = [items]")
     if not cats_raw:
         raise InputError("the grid needs at least one category", where=f"{path}: categories")
-    if len(cats_raw) > MAX_CATEGORIES:
-        raise InputError(f"at most {MAX_CATEGORIES} categories", where=f"{path}: categories")
+    _at_most(cats_raw, MAX_CATEGORIES, "categories", f"{path}: categories")
     taken: dict[str, str] = {}
     categories: dict[str, Category] = {}
     size = None
@@ -227,9 +248,14 @@ def _schema(data: dict, path: str) -> Schema:
                              f"the grid has the same size", where=f"{path}: {field_}")
         taken[name] = "category"
         categories[name] = Category(name, values)
+    if len(categories) * size > MAX_GRID:
+        raise InputError(f"the grid is too large: {len(categories)} categories x {size} items = "
+                         f"{len(categories) * size}, more than the cap of {MAX_GRID} (categories "
+                         f"x items)", where=f"{path}: categories")
     attributes: dict[str, Attribute] = {}
     raw = data.get("attributes", {})
     _expect(raw, dict, path, "attributes", "a table")
+    _at_most(raw, MAX_ATTRIBUTES, "attributes", f"{path}: attributes")
     for name, spec in raw.items():
         field_ = f"attributes.{name}"
         _check_name(name, path, field_, taken)
@@ -245,6 +271,7 @@ def _schema(data: dict, path: str) -> Schema:
     unknowns: dict[str, Unknown] = {}
     raw = data.get("unknowns", {})
     _expect(raw, dict, path, "unknowns", "a table")
+    _at_most(raw, MAX_UNKNOWNS, "unknowns", f"{path}: unknowns")
     for name, spec in raw.items():
         field_ = f"unknowns.{name}"
         _check_name(name, path, field_, taken)
@@ -269,10 +296,18 @@ def _table_list(raw, path: str, what: str) -> list[dict]:
     return raw
 
 
-def _questions(raw, schema: Schema, path: str) -> list[Question]:
+def _at_most(raw, cap: int, what: str, where: str) -> None:
+    if len(raw) > cap:
+        raise InputError(f"too many {what}: {len(raw):,}, more than the cap of {cap:,}",
+                         where=where)
+
+
+def _questions(raw, schema: Schema, path: str, budget: PartsBudget) -> list[Question]:
     out: list[Question] = []
     seen: dict[str, int] = {}
-    for i, q in enumerate(_table_list(raw, path, "question")):
+    questions = _table_list(raw, path, "question")
+    _at_most(questions, MAX_QUESTIONS, "questions", path)
+    for i, q in enumerate(questions):
         where = f"{path}: question {i}"
         _no_unknown_keys(q, QUESTION_KEYS, path, "key", where=where)
         for k in QUESTION_KEYS:
@@ -283,15 +318,14 @@ def _questions(raw, schema: Schema, path: str) -> list[Question]:
             raise InputError(f"the same text as question {seen[q['text']]}: question texts are "
                              f"the keys of the answers", where=where)
         seen[q["text"]] = i
-        expr = parse_value(q["answer"], schema, where=f"{where}, field 'answer'")
+        expr = parse_value(q["answer"], schema, where=f"{where}, field 'answer'", budget=budget)
         out.append(Question(i, q["text"], q["answer"], expr))
     return out
 
 
-def _notes(raw, schema: Schema, path: str) -> list[Note]:
+def _notes(raw, schema: Schema, path: str, budget: PartsBudget) -> list[Note]:
     notes = _table_list(raw, path, "note")
-    if len(notes) > MAX_NOTES:
-        raise InputError(f"at most {MAX_NOTES} notes", where=path)
+    _at_most(notes, MAX_NOTES, "notes", path)
     out: list[Note] = []
     for i, n in enumerate(notes):
         where = f"{path}: note {i}"
@@ -301,7 +335,7 @@ def _notes(raw, schema: Schema, path: str) -> list[Note]:
         for k in NOTE_KEYS:
             if k in n:
                 _expect(n[k], str, path, f"note {i}, field '{k}'", "a string")
-        expr = parse_rule(n["rule"], schema, where=where)
+        expr = parse_rule(n["rule"], schema, where=where, budget=budget)
         source = n.get("source")
         source = source.strip() if source and source.strip() else None
         out.append(Note(i, n["rule"], n.get("text", n["rule"]), source, expr))

@@ -57,7 +57,12 @@ AXIOM_TEXT = {
 RULE_BUDGET = 50_000
 #: Gate requests (memoised or new) one rule may make: bounds the compile time.
 RULE_WORK = 50_000
+#: Gate requests all the notes and questions of a case may make together: bounds the time
+#: a case takes to compile, whatever the number of notes.
+CASE_WORK = 50_000
+#: Bindings of a comprehension's ``for`` variables.
 MAX_BINDINGS = 5_000
+#: Value pairs of one comparison or arithmetic operation.
 MAX_DOMAIN = 20_000
 
 
@@ -99,6 +104,7 @@ class CaseModel(OwnsSolver):
         self.TRUE, self.FALSE = self.b.TRUE, self.b.FALSE
         self.cats = self.s.cat_names
         self.n = self.s.size
+        self._case_work = CASE_WORK
         self.axiom_lits = {k: self.b.var(("axiom", k)) for k in AXIOMS}
         self._encode_axioms()
         self.cells = self._make_cells()
@@ -107,13 +113,14 @@ class CaseModel(OwnsSolver):
         self.note_holds: dict[int, int] = {}
         for i in wanted:
             note = case.notes[i]
-            holds = self.compile_rule(note.expr, where=f"{case.path}: note {i}", src=note.rule)
+            holds = self._guarded(lambda e=note.expr: self.cond(e, {}), note.expr,
+                                  f"{case.path}: note {i}", note.rule, in_case=True)
             self.note_lits[i] = self.b.var(("note", i))
             self.note_holds[i] = holds
             self.b.clauses.append([-self.note_lits[i], holds])
         self.answer_lits: list[dict] = [
             self.compile_value(q.expr, where=f"{case.path}: question {q.index}, field 'answer'",
-                               src=q.answer)
+                               src=q.answer, in_case=True)
             for q in case.questions
         ]
         self._lit_note = {v: i for i, v in self.note_lits.items()}
@@ -198,10 +205,12 @@ class CaseModel(OwnsSolver):
         """A literal equivalent to the condition ``expr`` (gates are added to the CNF)."""
         return self._guarded(lambda: self.cond(expr, {}), expr, where, src)
 
-    def compile_value(self, expr: R.Expr, where: str = "answer", src: str = "") -> dict:
+    def compile_value(self, expr: R.Expr, where: str = "answer", src: str = "",
+                      in_case: bool = False) -> dict:
         """``{value: literal}`` for any expression: exactly one literal is true in a solution.
 
         A row gives its anchor category's items, a condition ``{True: l, False: -l}``.
+        ``in_case``: a question of the case (it counts in ``CASE_WORK``).
         """
         def run() -> dict:
             if expr.kind == "bool":
@@ -214,16 +223,29 @@ class CaseModel(OwnsSolver):
             if expr.kind == "num":
                 return dict(sorted(self.num(expr, {}).items()))
             return self.sym(expr, {})
-        return self._guarded(run, expr, where, src)
+        return self._guarded(run, expr, where, src, in_case)
 
-    def _guarded(self, run, expr: R.Expr, where: str, src: str):
-        self.b.budget, self.b.work = RULE_BUDGET, RULE_WORK
+    def _guarded(self, run, expr: R.Expr, where: str, src: str, in_case: bool = False):
+        """``run()`` within the caps: ``RULE_WORK`` gate requests (and, ``in_case``, what is
+        left of ``CASE_WORK``), ``MAX_BINDINGS``, ``MAX_DOMAIN``; past one, an
+        ``InputError`` at ``where`` naming it."""
+        work = min(RULE_WORK, self._case_work) if in_case else RULE_WORK
+        self.b.budget, self.b.work = RULE_BUDGET, work
         try:
             return run()
-        except TooBig:
-            raise R.rule_error(src, getattr(expr, "col", 1), "the rule is too large to compile "
-                               "(too many cases)", where) from None
+        except TooBig as exc:
+            if exc.args:
+                reason = f"the rule is too large to compile: {exc.args[0]}"
+            elif work < RULE_WORK:
+                reason = (f"the case is too large to compile: its notes and questions need "
+                          f"more than the cap of {CASE_WORK:,} logic gates in all")
+            else:
+                reason = (f"the rule is too large to compile: more than the cap of "
+                          f"{RULE_WORK:,} logic gates")
+            raise R.rule_error(src, getattr(expr, "col", 1), reason, where) from None
         finally:
+            if in_case:
+                self._case_work -= work - max(self.b.work, 0)
             self.b.budget = self.b.work = None
 
     def row(self, e: R.Expr, env: dict) -> RowVal:
@@ -274,7 +296,7 @@ class CaseModel(OwnsSolver):
         if isinstance(e, R.Arith):
             da, db = self.num(e.a, env), self.num(e.b, env)
             if len(da) * len(db) > MAX_DOMAIN:
-                raise TooBig()
+                raise TooBig(_TOO_MANY_PAIRS)
             op = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[e.op]
             return self._merge((op(x, y), b.and_([la, lb])) for x, la in da.items() for y, lb in db.items())
         if isinstance(e, R.Abs):
@@ -323,7 +345,8 @@ class CaseModel(OwnsSolver):
         for s in sizes:
             total *= len(s)
         if total > MAX_BINDINGS:
-            raise TooBig()
+            raise TooBig(f"more than the cap of {MAX_BINDINGS:,} bindings of its 'for' "
+                         f"variables ({total:,})")
         for combo in itertools.product(*sizes):
             inner = dict(env)
             inner.update({v: k for (v, _c), k in zip(comp.gens, combo)})
@@ -353,7 +376,7 @@ class CaseModel(OwnsSolver):
         if isinstance(e, R.NumCmp):
             da, db = self.num(e.a, env), self.num(e.b, env)
             if len(da) * len(db) > MAX_DOMAIN:
-                raise TooBig()
+                raise TooBig(_TOO_MANY_PAIRS)
             test = _CMP[e.op]
             return b.or_(b.and_([la, lb]) for x, la in da.items() for y, lb in db.items() if test(x, y))
         if isinstance(e, R.SymEq):
@@ -490,8 +513,9 @@ class CaseModel(OwnsSolver):
         """(number of solutions, exact?) with the given notes (default: all) and all axioms.
 
         Independent parts (e.g. an attribute no note mentions) are counted apart and
-        multiplied; each part is enumerated up to ``limit``; a part that reaches it makes
-        the count a lower bound (``exact`` False).
+        multiplied; each part is enumerated up to ``limit``; a part that reaches it, or an
+        enumeration past ``counting.COUNT_EFFORT`` solver propagations, makes the count a
+        lower bound (``exact`` False; at least 2 when there are two solutions).
         """
         chosen = set(self.note_lits if notes is None else notes)
         true = {self.TRUE} | set(self.axiom_lits.values()) | {self.note_lits[i] for i in chosen}
@@ -503,8 +527,11 @@ class CaseModel(OwnsSolver):
         if self.another(first, assumptions) is None:
             return 1, True
         projection = [lit for cell in self.cells for lit in cell.lits if abs(lit) != self.TRUE]
-        return count_projected(self.b.clauses, true, false, projection, limit, SOLVER,
-                               self.b.gate_clauses)
+        count, exact = count_projected(self.b.clauses, true, false, projection, limit, SOLVER,
+                                       self.b.gate_clauses)
+        return max(count, 2), exact
+
+_TOO_MANY_PAIRS = f"more than the cap of {MAX_DOMAIN:,} value pairs in one comparison or operation"
 
 _CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
         "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}

@@ -20,6 +20,14 @@ Typed tree (every node records ``col``). Four kinds of expression:
 
 ``one_of``, ``pairs`` and ``distinct`` are expanded into these while parsing.
 
+Caps, checked before any work is spent on a rule (each message names its cap): at most
+``MAX_RULE_CHARS`` characters; nesting at most ``MAX_DEPTH`` levels, counted on the text
+before ``ast.parse`` sees it (``prescan``: brackets and runs of ``not`` and signs) and again
+on the tree (``RecursionError``/``MemoryError`` from ``ast`` are caught as a backstop);
+numbers at most ``MAX_NUMBER`` in size (a longer digit string never reaches Python's int
+conversion); at most ``MAX_RULE_PARTS`` parts with ``one_of``/``pairs``/``distinct``
+expanded, and ``MAX_CASE_PARTS`` over all the rules of a case (``PartsBudget``).
+
 Decisions where the spec is silent: ``==`` between two row expressions always means "same
 row" (so ``hour(A) == floor(B)`` says A and B are one row; write ``hour(A) + 0 == floor(B)``
 for equal numbers); a bare number is a number, never an item (``hour[9]`` names the item);
@@ -35,6 +43,8 @@ import ast
 import dataclasses
 import difflib
 import itertools
+import math
+import re
 import warnings
 from dataclasses import dataclass
 from typing import ClassVar
@@ -43,9 +53,19 @@ from deduce.core.errors import InputError
 from deduce.core.names import normalise
 from deduce.models.casenotes.schema import RESERVED, Schema, Value
 
+#: the longest rule (characters)
 MAX_RULE_CHARS = 4000
+#: the deepest nesting in a rule: brackets and runs of ``not``/``-`` in the text, and the
+#: levels of its parsed tree
 MAX_DEPTH = 60
+#: the longest list ``pairs`` takes
 MAX_PAIRS = 6
+#: the largest number (in size) a rule or an ordered category may use
+MAX_NUMBER = 10**9
+#: the parts one rule may have once ``one_of``, ``pairs`` and ``distinct`` are expanded
+MAX_RULE_PARTS = 20_000
+#: the parts all the rules of one case (notes and question answers) may have together
+MAX_CASE_PARTS = 100_000
 
 FUNCTIONS = ("abs", "all", "any", "sum", "one_of", "pairs", "distinct", "implies", "xor")
 
@@ -303,24 +323,45 @@ def rule_error(src: str, col: int, message: str, where: str | None) -> InputErro
 
 
 # ----------------------------------------------------------------------------- parsing
-def parse_rule(text: str, schema: Schema, where: str | None = None) -> Expr:
-    """The condition ``text`` states, as a typed tree; ``InputError`` if it is not one."""
-    return _parse(text, schema, where, want="bool")
+def parse_rule(text: str, schema: Schema, where: str | None = None,
+               budget: PartsBudget | None = None) -> Expr:
+    """The condition ``text`` states, as a typed tree; ``InputError`` if it is not one
+    (``budget``: the parts the case's rules may still use)."""
+    return _parse(text, schema, where, want="bool", budget=budget)
 
 
-def parse_value(text: str, schema: Schema, where: str | None = None) -> Expr:
+def parse_value(text: str, schema: Schema, where: str | None = None,
+                budget: PartsBudget | None = None) -> Expr:
     """Any expression (a question's answer): a row with its anchor, number, value or condition."""
-    return _parse(text, schema, where, want="value")
+    return _parse(text, schema, where, want="value", budget=budget)
 
 
-def _parse(text: str, schema: Schema, where: str | None, want: str) -> Expr:
+class PartsBudget:
+    """The parts the rules of one case may still use (``MAX_CASE_PARTS`` in all); pass one
+    budget to every ``parse_rule``/``parse_value`` of a case."""
+
+    def __init__(self, cap: int | None = None):
+        self.cap = MAX_CASE_PARTS if cap is None else cap
+        self.left = self.cap
+
+
+TOO_DEEP = f"the rule is nested too deeply: more than the cap of {MAX_DEPTH} levels"
+
+
+def _parse(text: str, schema: Schema, where: str | None, want: str,
+           budget: PartsBudget | None = None) -> Expr:
     if not isinstance(text, str):
         raise InputError(f"a rule is a string, got {type(text).__name__}", where=where)
     src = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     if not src.strip():
         raise InputError("the rule is empty", where=where)
     if len(src) > MAX_RULE_CHARS:
-        raise InputError(f"the rule is longer than {MAX_RULE_CHARS} characters", where=where)
+        raise InputError(f"the rule is too long: {len(src):,} characters, more than the cap of "
+                         f"{MAX_RULE_CHARS:,}", where=where)
+    try:
+        prescan(src)
+    except _RuleError as exc:
+        raise rule_error(src, exc.col, exc.message, where) from None
     try:
         with warnings.catch_warnings():  # e.g. invalid escapes in strings: not ours to report
             warnings.simplefilter("ignore")
@@ -333,22 +374,105 @@ def _parse(text: str, schema: Schema, where: str | None, want: str) -> Expr:
         else:
             col = exc.offset + lead
         raise rule_error(src, col, f"not a valid rule ({msg})", where) from None
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except (RecursionError, MemoryError):  # a backstop: prescan refuses deep text first
+        raise rule_error(src, 1, TOO_DEEP, where) from None
+    except ValueError as exc:  # e.g. an integer past Python's integer-string limit
         raise rule_error(src, 1, f"not a valid rule ({exc})", where) from None
-    parser = _Parser(schema, src, len(src) - len(src.lstrip()))
+    parser = _Parser(schema, src, len(src) - len(src.lstrip()), budget)
     try:
         e = parser.expr(tree.body, {}, 0)
         if want == "bool":
-            return parser.as_cond(e)
-        if isinstance(e, _Str):
-            return parser.as_row(e)
-        if isinstance(e, Sym):
+            e = parser.as_cond(e)
+        elif isinstance(e, _Str):
+            e = parser.as_row(e)
+        elif isinstance(e, Sym):
             raise _RuleError(e.col, "a constant is not a question's answer")
-        return e
     except _RuleError as exc:
         raise rule_error(src, exc.col, exc.message, where) from None
-    except RecursionError:
-        raise rule_error(src, 1, "the rule is nested too deeply", where) from None
+    except (RecursionError, MemoryError):
+        raise rule_error(src, 1, TOO_DEEP, where) from None
+    if budget is not None:
+        budget.left -= parser.parts
+    return e
+
+
+_OPERATOR_WORDS = frozenset({"and", "or", "not", "in", "is", "if", "else", "for", "lambda",
+                             "await", "yield", "async"})
+#: one token of rule text: a string's opening quote (with its prefix), a number, a word,
+#: or any other character
+_TOKEN = re.compile(r"""(?P<quote>[rRuUbBfF]{0,2}(?:'''|\"\"\"|'|"))|(?P<num>\.?\d[\w.]*)"""
+                    r"""|(?P<word>[^\W\d]\w*)|(?P<other>\S)""")
+_LONG_DIGITS = re.compile(r"\d{%d}" % (len(str(MAX_NUMBER)) + 1))
+_STRING_END = {q: re.compile(r"(?:[^\\]|\\.)*?" + re.escape(q), re.DOTALL)
+               for q in ("'''", '"""', "'", '"')}
+
+
+def prescan(src: str) -> None:
+    """Refuse, before ``ast.parse`` sees it, rule text nested deeper than ``MAX_DEPTH`` or
+    with a whole number past ``MAX_NUMBER`` (``_RuleError`` at the column).
+
+    Nesting is counted on the text, without recursion: each open bracket is a level, and so
+    is each prefix operator (``not``, unary ``-``, ``+``, ``~``) of the longest run of them
+    inside each open bracket (and at the top). So ``not not x``, ``(((x)))``, ``-(-(-1))``
+    and ``a and (b and (c))`` count 2, 3, 5 and 2. Strings are skipped (their quotes and
+    escapes are followed); text ``ast`` refuses anyway is left for it to report.
+    """
+    if sum(map(src.count, "([{+-~")) + src.count("not") <= MAX_DEPTH and \
+            not _LONG_DIGITS.search(src):
+        return  # too few brackets and signs to nest too deeply, no long number
+    runs, bests = [0], [0]  # per open bracket (and the top): current and longest prefix run
+    total = 0  # open brackets + the sum of ``bests``
+    operand = False  # was the last token an operand (so + and - are binary)?
+    pos, n = 0, len(src)
+    while pos < n:
+        m = _TOKEN.search(src, pos)
+        if m is None:
+            return
+        pos, kind, text = m.end(), m.lastgroup, m.group()
+        prefix = False
+        if kind == "quote":
+            end = _STRING_END[text.lstrip("rRuUbBfF")].match(src, pos)
+            pos = end.end() if end else n
+            operand = True
+        elif kind == "num":
+            _check_number(text, m.start() + 1)
+            operand = True
+        elif kind == "word":
+            prefix = text == "not"
+            operand = text not in _OPERATOR_WORDS
+        elif text in "([{":
+            runs.append(0)
+            bests.append(0)
+            total += 1
+            operand = False
+        elif text in ")]}":
+            if len(runs) > 1:
+                runs.pop()
+                total -= 1 + bests.pop()
+            operand = True
+        else:
+            prefix = text in "+-~" and not operand
+            operand = False
+        if prefix:
+            runs[-1] += 1
+            if runs[-1] > bests[-1]:
+                bests[-1] += 1
+                total += 1
+        elif text not in "([{":
+            runs[-1] = 0
+        if total > MAX_DEPTH:
+            raise _RuleError(m.start() + 1, TOO_DEEP)
+
+
+def _check_number(token: str, col: int) -> None:
+    """A whole number past ``MAX_NUMBER`` is refused here, before Python converts it."""
+    digits = token.replace("_", "")
+    if digits.isdigit() and len(digits.lstrip("0")) > len(str(MAX_NUMBER)):
+        raise _RuleError(col, _too_large())
+
+
+def _too_large() -> str:
+    return f"number too large: more than the cap of {MAX_NUMBER:,} in size"
 
 
 _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
@@ -356,15 +480,38 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 
 
 class _Parser:
-    def __init__(self, schema: Schema, src: str, lead: int):
+    def __init__(self, schema: Schema, src: str, lead: int, budget: PartsBudget | None = None):
         self.s = schema
         self.src_bytes = src.strip().encode("utf-8")
         self.lead = lead
+        #: the character index of each byte offset (None when the rule is ASCII)
+        self._chars: list[int] | None = None
+        if not self.src_bytes.isascii():
+            self._chars = [k for k, ch in enumerate(src.strip())
+                           for _ in range(len(ch.encode("utf-8")))] + [len(src.strip())]
+        self.budget = budget
+        self.parts = 0
+
+    def spend(self, n: int, col: int) -> None:
+        """Count ``n`` more parts of the rule; past ``MAX_RULE_PARTS`` (or the case's
+        ``PartsBudget``) a ``_RuleError`` at ``col`` naming the cap."""
+        self.parts += n
+        if self.parts > MAX_RULE_PARTS:
+            raise _RuleError(col, f"the rule is too large: more than the cap of "
+                                  f"{MAX_RULE_PARTS:,} parts (one_of, pairs and distinct "
+                                  f"expanded)")
+        if self.budget is not None and self.parts > self.budget.left:
+            raise _RuleError(col, f"the case's rules are too large in all: more than the cap "
+                                  f"of {self.budget.cap:,} parts over all notes and questions "
+                                  f"(one_of, pairs and distinct expanded)")
 
     # ------------------------------------------------------------ positions and names
     def col(self, node: ast.AST) -> int:
+        """The 1-based column (in characters) of ``node`` in the rule as written."""
         off = getattr(node, "col_offset", 0) or 0
-        return len(self.src_bytes[:off].decode("utf-8", errors="ignore")) + 1 + self.lead
+        if self._chars is None:  # ASCII: bytes are characters
+            return off + 1 + self.lead
+        return self._chars[min(off, len(self._chars) - 1)] + 1 + self.lead
 
     def all_names(self, env: dict) -> list[str]:
         return list(env) + list(self.s.unknowns) + list(self.s.categories) + list(self.s.attributes)
@@ -479,10 +626,11 @@ class _Parser:
 
     # ------------------------------------------------------------ the walk
     def expr(self, node: ast.AST, env: dict, depth: int) -> Expr:
-        if depth > MAX_DEPTH:
-            raise _RuleError(self.col(node), "the rule is nested too deeply")
-        d = depth + 1
         col = self.col(node)
+        if depth > MAX_DEPTH:
+            raise _RuleError(col, TOO_DEEP)
+        self.spend(1, col)
+        d = depth + 1
         if isinstance(node, ast.BoolOp):
             items = tuple(self.as_cond(self.expr(v, env, d)) for v in node.values)
             return And(items, col) if isinstance(node.op, ast.And) else Or(items, col)
@@ -526,8 +674,8 @@ class _Parser:
             if isinstance(v, bool):
                 return BoolConst(v, col)
             if isinstance(v, int):
-                if abs(v) > 10**9:
-                    raise _RuleError(col, "number too large")
+                if abs(v) > MAX_NUMBER:
+                    raise _RuleError(col, _too_large())
                 return Num(v, col)
             if isinstance(v, str):
                 return _Str(v, col)
@@ -637,6 +785,7 @@ class _Parser:
             if len(elts) < 2:
                 raise _RuleError(col, "distinct() needs at least two things to compare")
             typed = [self.expr(e, env, d) for e in elts]
+            self.spend(len(typed) * (len(typed) - 1) // 2, col)
             return And(tuple(Not(self.equal(x, y, col, env), col)
                              for x, y in itertools.combinations(typed, 2)), col)
         if fname == "pairs":
@@ -647,6 +796,7 @@ class _Parser:
                 raise _RuleError(col, "pairs() takes two non-empty lists of the same length")
             if len(left) > MAX_PAIRS:
                 raise _RuleError(col, f"pairs() takes lists of at most {MAX_PAIRS}")
+            self.spend(math.factorial(len(left)) * len(left), col)
             parts = [Not(RowEq(x, y, col), col) for side in (left, right)
                      for x, y in itertools.combinations(side, 2)]
             matchings = tuple(And(tuple(RowEq(x, right[p[k]], col) for k, x in enumerate(left)), col)
