@@ -494,19 +494,20 @@ def test_story_table_through_a_pipe_answers_line_by_line(tmp_path, late):
 
 INVESTIGATE = [  # the questions of an Investigate at turn 11 of late_record, and the answers
     (r"Investigate: the 2d6 \(natural total; the engine adds \+2\) " + DICE, "8"),
-    (r"1d6, the clue line " + DICE, "3"),
+    (r"1d6, the Clue line " + DICE, "3"),
     (ENCOUNTER, "9"),
     (r"1d6, the Encounter Matrix's column " + DICE, "4"),
-    (r"1d6, the holmes line " + DICE, "4"),
+    (r"1d6, the Holmes line " + DICE, "4"),
     (r"Bravery test: pass on 2d6 <= 7 " + DICE, "4"),
 ]
 INVESTIGATED = [
     "  turn 11: Investigate", "  Investigate: 2d6 8+2 = 10",
     "  Investigate: important information: Clue event",
-    "  1d6, the clue line: 3 -> m422 (Tar on the boot-scraper)",
+    "  1d6, the Clue line: 3 -> m422 (Tar on the boot-scraper)",
     "  read m422 (Tar on the boot-scraper)", "  encounter: 2d6 9+0 = 9",
-    "  1d6, the Encounter Matrix's column: 4 -> holmes", "  Encounter Matrix: holmes",
-    "  1d6, the holmes line: 4 -> m443 (A seven-per-cent solution)",
+    "  1d6, the Encounter Matrix's column: 4 -> a Holmes event",
+    "  Encounter Matrix: a Holmes event",
+    "  1d6, the Holmes line: 4 -> m443 (A seven-per-cent solution)",
     "  read m443 (A seven-per-cent solution)", "  Bravery test: pass on 2d6 <= 7: 4 -> passed",
     "Turn 11 recorded; now turn 12: SM 2, Luck 3.",
 ]

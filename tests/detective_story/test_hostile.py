@@ -516,9 +516,10 @@ def test_spend_and_next_on_a_full_disk_leave_the_record(late_tiny, monkeypatch):
 def test_records_where_no_file_can_be_written(tmp_path, late_tiny):
     """A missing folder, a path under a regular file: exit 2 naming the file and the
     system's reason, nothing written."""
-    for path, reason in ((tmp_path / "nowhere" / "case.json", "No such file or directory"),
-                         (late_tiny / "case.json", "Not a directory")):
-        refused(run("story", "new", "--adventure", "a001", "--seed", 7, path), str(path), reason)
+    for path, reason in ((tmp_path / "nowhere" / "case.json", "its folder does not exist"),
+                         (late_tiny / "case.json", "a path in it is a file")):
+        refused(run("story", "new", "--adventure", "a001", "--seed", 7, path),
+                f"{path}: cannot write the file: {reason}")
         assert not path.exists()
     between(late_tiny, sm=2)
     before = late_tiny.read_bytes()
