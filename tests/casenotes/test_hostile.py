@@ -282,7 +282,9 @@ def test_grid_cap():
     assert parse_case("[categories]\n" + cats[: cats.rindex("c8")], "ok.toml").schema.size == 8
 
 
-def test_counting_past_its_effort_is_a_lower_bound(monkeypatch, tmp_path):
+def test_counting_that_runs_out_of_effort_below_the_exact_range_is_refused(monkeypatch,
+                                                                           tmp_path):
+    """The spec counts exactly up to 10,000: never a lower bound below it."""
     from deduce.models.casenotes import counting
 
     case = tiny_case(["pos(Ann) < pos(Bob)"])
@@ -290,14 +292,14 @@ def test_counting_past_its_effort_is_a_lower_bound(monkeypatch, tmp_path):
     try:
         assert model.count_solutions() == (3 * 6 * 8 * 3 * 2, True)
         monkeypatch.setattr(counting, "COUNT_EFFORT", 1)
-        count, exact = model.count_solutions()
-        assert not exact and 2 <= count < 3 * 6 * 8 * 3 * 2
+        with pytest.raises(InputError, match="more than the cap of 1 solver propagations"):
+            model.count_solutions()
     finally:
         model.close()
     path = tmp_path / "c.toml"
     path.write_text(TINY + '[[note]]\nrule = "pos(Ann) < pos(Bob)"\n', encoding="utf-8")
     res = run("case", "solve", str(path), "--json")
-    assert res.exit_code == 0 and '"solutions_at_least": true' in res.output
+    assert res.exit_code == 2 and "counts are exact up to 10,000" in res.output
 
 
 # ----------------------------------------------------------------------------- properties

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
-#: Solver propagations one count may use (about 10-20 s): past it the count is a lower bound.
+#: Solver propagations one count may use (about 10-20 s): past it the count is a lower bound
+#: (``CaseModel.count_solutions`` refuses one below its exact range).
 COUNT_EFFORT = 50_000_000
 
 

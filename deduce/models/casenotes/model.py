@@ -37,6 +37,7 @@ from typing import Iterable, Iterator
 
 from pysat.solvers import Solver
 
+from deduce.core.errors import InputError
 from deduce.core.sat import OwnsSolver, minimal_unsat_subset
 from deduce.models.casenotes import rules as R
 from deduce.models.casenotes.builder import Builder, TooBig
@@ -515,7 +516,9 @@ class CaseModel(OwnsSolver):
         Independent parts (e.g. an attribute no note mentions) are counted apart and
         multiplied; each part is enumerated up to ``limit``; a part that reaches it, or an
         enumeration past ``counting.COUNT_EFFORT`` solver propagations, makes the count a
-        lower bound (``exact`` False; at least 2 when there are two solutions).
+        lower bound (``exact`` False; at least 2 when there are two solutions). The spec
+        counts exactly up to ``limit``: an enumeration that runs out of effort below it is
+        an ``InputError`` naming the cap, never a lower bound under ``limit``.
         """
         chosen = set(self.note_lits if notes is None else notes)
         true = {self.TRUE} | set(self.axiom_lits.values()) | {self.note_lits[i] for i in chosen}
@@ -529,6 +532,13 @@ class CaseModel(OwnsSolver):
         projection = [lit for cell in self.cells for lit in cell.lits if abs(lit) != self.TRUE]
         count, exact = count_projected(self.b.clauses, true, false, projection, limit, SOLVER,
                                        self.b.gate_clauses)
+        if not exact and count < limit:
+            from deduce.models.casenotes.counting import COUNT_EFFORT
+
+            raise InputError(f"counting the solutions takes more than the cap of "
+                             f"{COUNT_EFFORT:,} solver propagations ({count:,} found before it, "
+                             f"and counts are exact up to {limit:,}): the case is too loose or "
+                             "too large to count")
         return max(count, 2), exact
 
 _TOO_MANY_PAIRS = f"more than the cap of {MAX_DOMAIN:,} value pairs in one comparison or operation"

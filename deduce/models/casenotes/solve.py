@@ -3,9 +3,10 @@
 ``solve_case(case)`` returns a ``SolveResult`` whose ``to_json()`` is the spec's object:
 ``{"status": "unique"|"multiple", "solutions": n, "answers": {question text: {"possible":
 [...]}}, "grid": [rows in key order]}`` with ``"solutions_at_least": true`` when ``n`` is a
-lower bound (past ``LIMIT`` solutions in some independent part, or past the counting effort
-``counting.COUNT_EFFORT``) and ``grid`` only when the
-grid (every category's item in every row) is the same in every solution. Contradictory
+lower bound (past ``LIMIT`` solutions in some independent part; a count that would need
+more than ``counting.COUNT_EFFORT`` solver propagations below ``LIMIT`` is refused, exit 2)
+and ``grid`` only when the grid (every category's item in every row) is the same in every
+solution. Contradictory
 notes raise ``CaseContradiction`` (exit 3) naming a minimal conflicting set of notes;
 its JSON also carries ``"status": "none"`` and ``"solutions": 0``.
 """
