@@ -295,11 +295,13 @@ class _R:
         return [self.name(v, known, kind, f"{key}[{i}]") for i, v in enumerate(vals)]
 
 
-_FIELDS = ("game", "version", "data", "campaign", "adventure", "first_case", "seed", "phase",
-           "waited", "turn", "sm", "luck", "villain", "motive", "villain_meetings", "bonus",
-           "trapped", "investigate_next", "clue_found", "seek_closed", "location", "holmes",
-           "equipment", "watson", "watson_here", "allies", "friends", "inspector", "gone",
-           "dead", "visited", "ruled_out", "outcome", "log")
+#: the keys a case record may have (other games read it to recognise one)
+RECORD_FIELDS = ("game", "version", "data", "campaign", "adventure", "first_case", "seed",
+                 "phase", "waited", "turn", "sm", "luck", "villain", "motive",
+                 "villain_meetings", "bonus", "trapped", "investigate_next", "clue_found",
+                 "seek_closed", "location", "holmes", "equipment", "watson", "watson_here",
+                 "allies", "friends", "inspector", "gone", "dead", "visited", "ruled_out",
+                 "outcome", "log")
 _MEMBER = ("brains", "brawn", "bravery", "traits", "wounded", "addiction", "madness")
 
 
@@ -339,10 +341,10 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
         raise InputError("expected a JSON object (a case record)", where=where)
     r = _R(raw, where)
     for k in raw:
-        if k not in _FIELDS:
+        if k not in RECORD_FIELDS:
             import difflib
 
-            close = difflib.get_close_matches(k, _FIELDS, n=1)
+            close = difflib.get_close_matches(k, RECORD_FIELDS, n=1)
             raise r.bad(k, "unknown field" + (f"; did you mean '{close[0]}'?" if close else ""))
     if raw.get("game") != GAME:
         raise r.bad("game", f"expected {GAME!r}, got {shown(raw.get('game'))}")

@@ -438,7 +438,8 @@ def _check_game(data: dict, source: str) -> None:
     game = data.get("game")
     if game == "sherlock13":
         return
-    from deduce.models.detective_story.state import _FIELDS as STORY_FIELDS, GAME as STORY
+    from deduce.models.detective_story.state import GAME as STORY
+    from deduce.models.detective_story.state import RECORD_FIELDS as STORY_FIELDS
 
     story_only = set(STORY_FIELDS) - set(_TOP_FIELDS)
     if game == STORY or (game is None and story_only & set(data)):
