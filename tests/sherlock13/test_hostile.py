@@ -89,7 +89,7 @@ def test_a_detective_story_record_is_named():
 def test_records_of_other_or_no_known_game():
     assert _refused({**BASE, "game": "cluedo"}) == (
         "g.json, field 'game': this is a record of the game 'cluedo', not a Sherlock 13 "
-        'record (expected "sherlock13")')
+        'record (expected "game": "sherlock13")')
     assert _refused({**BASE, "game": 13}) == 'g.json, field \'game\': expected "sherlock13", got a number (13)'
     no_game = {k: v for k, v in BASE.items() if k != "game"}
     assert _refused(no_game) == ('g.json, field \'game\': missing field (a Sherlock 13 record '

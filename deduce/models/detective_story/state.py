@@ -45,6 +45,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from deduce.core.errors import InputError
+from deduce.core.games import refuse_other_game
 from deduce.core.names import resolve
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.data import Adventure, Data, Sheet, shown
@@ -339,6 +340,7 @@ def parse_record(raw: Any, where: str, data: Data) -> CaseFile:
     """Check a record against ``data`` and build its ``Context`` and ``Case``."""
     if not isinstance(raw, dict):
         raise InputError("expected a JSON object (a case record)", where=where)
+    refuse_other_game(raw, GAME, where)
     r = _R(raw, where)
     for k in raw:
         if k not in RECORD_FIELDS:

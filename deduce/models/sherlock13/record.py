@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from deduce.core.errors import InputError
+from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
 from deduce.core.records import read_json, write_json_atomic
 from deduce.models.sherlock13.cards import HAND_SIZE, ICONS, SUSPECTS, icon_index, suspect_index
@@ -438,13 +439,7 @@ def _check_game(data: dict, source: str) -> None:
     game = data.get("game")
     if game == "sherlock13":
         return
-    from deduce.models.detective_story.state import GAME as STORY
-    from deduce.models.detective_story.state import RECORD_FIELDS as STORY_FIELDS
-
-    story_only = set(STORY_FIELDS) - set(_TOP_FIELDS)
-    if game == STORY or (game is None and story_only & set(data)):
-        raise InputError("this is a Detective Story case record, not a Sherlock 13 record "
-                         "(use deduce story ...)", where=source)
+    refuse_other_game(data, "sherlock13", source, _at(source, "game"))
     if "game" not in data:
         strange = [k for k in data if k not in _TOP_FIELDS]
         if strange:
@@ -452,9 +447,6 @@ def _check_game(data: dict, source: str) -> None:
                              f"have ({', '.join(map(repr, strange[:5]))})", where=source)
         raise InputError('missing field (a Sherlock 13 record has "game": "sherlock13")',
                          where=_at(source, "game"))
-    if isinstance(game, str):
-        raise InputError(f"this is a record of the game {game!r}, not a Sherlock 13 record "
-                         '(expected "sherlock13")', where=_at(source, "game"))
     raise InputError(f'expected "sherlock13", got {json_kind(game)}', where=_at(source, "game"))
 
 
