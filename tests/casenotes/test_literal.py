@@ -77,7 +77,7 @@ def test_explain(hostile):
     text = human("explain", hostile)
     assert text.startswith(f"{SHOWN['title']}: 6 steps from all notes\n")
     assert f'note 0 ({SHOWN["source"]}): "{SHOWN["text"]}"' in text
-    assert f'=> pos[1] == "[/bad]", pos[2] == "[bold]x"' in text
+    assert '=> pos[1] == "[/bad]", pos[2] == "[bold]x"' in text
     assert f"motive != \"{SHOWN['envy']}\"" in text
 
 

@@ -16,6 +16,7 @@ from deduce.core.errors import InputError
 from deduce.models.detective_story.data import load_campaign, parse_campaign
 
 from .conftest import TINY, write_campaign
+from tests.documents import places
 
 
 def run(*args):
@@ -121,16 +122,6 @@ def _docs():
     return [(name, tomllib.loads(text)) for name, text in TINY.items()]
 
 
-def _paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
 JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.text(max_size=6),
                  st.sampled_from(["m403", "c201", "a001", "Charisma", "self", "1-3", "m999"]),
                  st.lists(st.integers(0, 3), max_size=3), st.just({}), st.just({"sm": 1}))
@@ -142,7 +133,7 @@ def test_random_mutations_give_only_input_errors(data):
     docs = copy.deepcopy(_docs())
     for _ in range(data.draw(st.integers(1, 3))):
         f = data.draw(st.integers(0, len(docs) - 1))
-        paths = [p for p in _paths(docs[f][1]) if p]
+        paths = [p for p in places(docs[f][1]) if p]
         if not paths:
             continue
         path = data.draw(st.sampled_from(paths))

@@ -14,6 +14,7 @@ from deduce.cli.main import cli
 from deduce.core.errors import InputError
 
 from .conftest import TINY, write_campaign
+from tests.documents import places, with_value
 
 
 def run(*args, **kwargs):
@@ -94,31 +95,6 @@ def test_split_option_reads_numbers_by_the_same_rule(late_tiny):
 
 
 # ----------------------------------------------------------------------------- 2. data files
-def _paths(obj, prefix=()):
-    """Every place in a parsed document (dict keys and list indices), outermost first."""
-    if isinstance(obj, dict):
-        items = obj.items()
-    elif isinstance(obj, list):
-        items = enumerate(obj)
-    else:
-        return
-    for k, v in items:
-        yield prefix + (k,)
-        yield from _paths(v, prefix + (k,))
-
-
-def _with(doc, path, value):
-    """A deep copy of ``doc`` with ``value`` at ``path``."""
-    import copy
-
-    doc = copy.deepcopy(doc)
-    parent = doc
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = value
-    return doc
-
-
 #: one value of every TOML type (datetimes included)
 TOML_VALUES = [True, 7, 1.5, "x", [1], {"a": 1}, __import__("datetime").date(2020, 1, 2)]
 
@@ -133,11 +109,11 @@ def test_every_field_of_every_data_file_with_every_wrong_type():
     docs = [(name, tomllib.loads(text)) for name, text in TINY.items()]
     tried = 0
     for f, (name, doc) in enumerate(docs):
-        for path in list(_paths(doc)):
+        for path in list(places(doc, root=False)):
             key = [k for k in path if isinstance(k, str)][-1]
             for value in TOML_VALUES:
                 changed = list(docs)
-                changed[f] = (name, _with(doc, path, value))
+                changed[f] = (name, with_value(doc, path, value))
                 tried += 1
                 try:
                     parse_campaign(changed, "fuzzed")
@@ -221,9 +197,9 @@ def test_every_field_of_the_record_with_every_wrong_json_type(shipped):
 
     rec = _late_record(shipped)
     case_to_record(parse_record(rec, "case.json", shipped), parse_record(rec, "r", shipped).case)
-    for path in list(_paths(rec)):
+    for path in list(places(rec, root=False)):
         for value in JSON_VALUES + [...]:
-            bad = _with(rec, path, value)
+            bad = with_value(rec, path, value)
             if value is ...:
                 parent = bad
                 for key in path[:-1]:
@@ -254,10 +230,10 @@ def test_every_field_of_a_record_between_cases_with_every_wrong_json_type(shippe
             lambda r: C.spend_equipment(r, shipped, random.Random(1)),
             lambda r: C.spend_friend(r, shipped, "m404", (1, 2, 1), "m404"),
             lambda r: C.next_record(r, shipped, "a001", 3)]
-    for path in list(_paths(rec)):
+    for path in list(places(rec, root=False)):
         for value in JSON_VALUES:
             try:
-                checked = C.check_between(_with(rec, path, value), "case.json", shipped)
+                checked = C.check_between(with_value(rec, path, value), "case.json", shipped)
             except InputError as exc:
                 assert str(exc).startswith("case.json: field '"), (path, value, str(exc))
                 continue

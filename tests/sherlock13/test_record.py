@@ -34,6 +34,7 @@ from deduce.models.sherlock13.rules import (
     RaiseEvent,
     State,
 )
+from tests.documents import places, with_value
 
 PIPE, BULB, FIST, BADGE, BOOK, NECKLACE, EYE, SKULL = range(8)
 (HOLMES, WATSON, MORIARTY, ADLER, MYCROFT, HUDSON, MORSTAN, MORAN,
@@ -576,16 +577,6 @@ def test_fuzz_random_json_values(value):
     _parse_or_input_error(value)
 
 
-def _paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
 BASES = [SPEC_EXAMPLE, TWO_PLAYER, THREE_PLAYER]
 
 
@@ -594,7 +585,7 @@ BASES = [SPEC_EXAMPLE, TWO_PLAYER, THREE_PLAYER]
 def test_fuzz_mutations_of_valid_records(base, data):
     doc = copy.deepcopy(base)
     for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(doc) if p]
+        paths = [p for p in places(doc) if p]
         if not paths:
             break
         path = data.draw(st.sampled_from(paths))
@@ -684,13 +675,7 @@ def _field_paths(doc):
     return out
 
 
-def _set(doc, path, value):
-    doc = copy.deepcopy(doc)
-    parent = doc
-    for key in path[:-1]:
-        parent = parent[key]
-    parent[path[-1]] = value
-    return doc
+
 
 
 def _well_typed(kind, value) -> bool:
@@ -705,7 +690,7 @@ def _well_typed(kind, value) -> bool:
 def _check_typed(doc, path, kind, place, value):
     """A value of the wrong JSON type is refused naming its field and its type; a count out
     of range is refused naming the cap; anything else parses or is an input error."""
-    data = _set(doc, path, value)
+    data = with_value(doc, path, value)
     if _well_typed(kind, value) and not (kind == "count" and not 0 <= value <= 5):
         _parse_or_input_error(data)
         return
