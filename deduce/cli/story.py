@@ -443,6 +443,9 @@ def turn(record_file: str, action: str | None, answers: tuple, action_only: bool
         if exc.field == "action":
             raise InputError(str(exc), where="ACTION") from None
         raise _at(record_file, exc) from None
+    except click.exceptions.Abort:  # Ctrl-C or Ctrl-D at a question on a terminal
+        err.print(f"\nstopped: {record_file} is unchanged (nothing of this turn was written)")
+        sys.exit(1)
     if len(told.used) < len(answers):
         raise InputError(f"{len(answers)} answers given, the turn took {len(told.used)}: "
                          f"'{answers[len(told.used)]}' and after are left over",

@@ -527,3 +527,16 @@ def test_story_turn_asks_on_a_terminal_what_answers_give_through_a_pipe(tmp_path
     assert piped(["story", "turn", told, "investigate", *answers], tmp_path) == INVESTIGATED
     assert record(late) == record(told)  # the same record, asked or told
     assert (record(late)["turn"], record(late)["phase"]) == (12, "action")
+
+
+def test_story_turn_stopped_at_a_question_writes_nothing(tmp_path, late):
+    before = late.read_bytes()
+    child = spawn(["story", "turn", late, "investigate"], tmp_path)
+    say(child, INVESTIGATE[0][1], INVESTIGATE[1][0])
+    child.sendeof()  # Ctrl-D at the second question
+    code, raw = finish(child)
+    assert code == 1
+    clean(raw)
+    shown = " ".join(screen(raw)[-2:])  # the long path wraps the line
+    assert shown.endswith(f"stopped: {late} is unchanged (nothing of this turn was written)")
+    assert late.read_bytes() == before
