@@ -10,7 +10,7 @@ acts on; ``OUTCOME_TEXT`` says in a few words what it means (our words, not the 
 
 >>> row_for(ARREST, 13).outcome
 'option3'
->>> row_for(EXPLORE, 1).outcome
+>>> row_for(EXPLORE_TABLE, 1).outcome
 'villain'
 """
 
