@@ -55,7 +55,7 @@ def _json_step(rec, step: int, analysis) -> None:
     """One JSON line: the analyze object plus ``step`` and ``event``."""
     import json
 
-    from deduce.models.sherlock13.record import event_to_json
+    from deduce.models.sherlock13.rules import event_to_json
 
     event = event_to_json(rec.events[step - 1], rec.names, viewer=rec.me) if step else None
     click.echo(json.dumps({"step": step, "event": event, **analysis.to_json()},

@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 
 from deduce.core.errors import InputError
 from deduce.models.sherlock13.cards import HAND_SIZE, N_CARDS
-from deduce.models.sherlock13.record import action_of
+from deduce.models.sherlock13.rules import action_of
 from deduce.models.sherlock13.rules import Accuse, ExchangeEvent, State
 
 

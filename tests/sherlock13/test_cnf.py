@@ -16,7 +16,7 @@ import pytest
 from deduce.core.errors import InputError
 from deduce.models.sherlock13.cards import HAND_SIZE, N_CARDS, suspect_index
 from deduce.models.sherlock13.cnf import RecordCNF
-from deduce.models.sherlock13.record import Record, action_of, parse_record
+from deduce.models.sherlock13.record import Record, parse_record
 from deduce.models.sherlock13.rules import (
     SIDES,
     Accuse,
@@ -28,6 +28,7 @@ from deduce.models.sherlock13.rules import (
     Raise,
     RaiseEvent,
     State,
+    action_of,
     default_names,
 )
 
@@ -381,7 +382,7 @@ def _possible_with(cnf: RecordCNF, ks) -> set[int]:
     """Possible criminals using only the hand facts ``ks``."""
     hand = [cnf.hand_lits[k] for k in ks]
     base = hand + list(cnf.event_lit.values())
-    return {c for c in range(N_CARDS) if cnf._solve(base + [cnf.x(c, "crim")])}
+    return {c for c in range(N_CARDS) if cnf.solve(base + [cnf.x(c, "crim")])}
 
 
 # ----------------------------------------------------------------------------- random games

@@ -15,7 +15,7 @@ import deduce.core.records as records
 from deduce.core.errors import InputError
 from deduce.models.sherlock13 import cards
 from deduce.models.sherlock13.record import MAX_NAME, parse_record
-from deduce.models.sherlock13.table import _LONGEST_SUSPECT, Setup, TableSession, _split_cards
+from deduce.models.sherlock13.table import LONGEST_SUSPECT, Setup, TableSession, split_cards
 
 BASE = {
     "game": "sherlock13", "variant": "standard", "players": ["Ann", "Ben", "Cat", "Dan"],
@@ -185,14 +185,14 @@ def test_splitting_names_looks_up_few_candidates_whatever_the_line(monkeypatch):
         return real(text, **kw)
 
     monkeypatch.setattr(cards, "suspect_index", counting)
-    assert _split_cards(["Mary", "-", "Morstan", "Sherlock", "Holmes"]) == ("Mary - Morstan", "Sherlock Holmes")
+    assert split_cards(["Mary", "-", "Morstan", "Sherlock", "Holmes"]) == ("Mary - Morstan", "Sherlock Holmes")
     for words in (["word"] * 195, ["mary", "morstan"] * 97, ["."] * 499, ["a"] * 499):
         calls.clear()
         with pytest.raises(InputError, match="cannot tell the revealed card"):
-            _split_cards(words)
-        assert _LONGEST_SUSPECT == len("inspectorbradstreet")
-        assert len(calls) <= 2 * _LONGEST_SUSPECT, len(calls)
-        assert all(len(c) <= 2 * _LONGEST_SUSPECT for c in calls)
+            split_cards(words)
+        assert LONGEST_SUSPECT == len("inspectorbradstreet")
+        assert len(calls) <= 2 * LONGEST_SUSPECT, len(calls)
+        assert all(len(c) <= 2 * LONGEST_SUSPECT for c in calls)
 
 
 @pytest.mark.parametrize("line", [

@@ -229,7 +229,9 @@ class RecordCNF(OwnsSolver):
         drop = set(drop)
         return list(self.hand_lits) + [a for i, a in self.event_lit.items() if i not in drop]
 
-    def _solve(self, assumptions: list[int]) -> bool:
+    def solve(self, assumptions: list[int]) -> bool:
+        """Whether the clauses (any added since the last call included) hold with every
+        literal of ``assumptions`` true."""
         if self._flushed < len(self.clauses):
             self._solver.append_formula(self.clauses[self._flushed:])
             self._flushed = len(self.clauses)
@@ -237,14 +239,14 @@ class RecordCNF(OwnsSolver):
 
     def is_consistent(self, drop: Iterable[int] = ()) -> bool:
         """Whether some world fits my hand and every encoded event except those in ``drop``."""
-        return self._solve(self.assumptions(drop))
+        return self.solve(self.assumptions(drop))
 
     def _possible(self, lits: dict) -> set:
         """The keys of ``lits`` whose literal is true in some world fitting all the facts."""
         base = self.assumptions()
         pending = {k: v for k, v in lits.items() if v is not None}
         found: set = set()
-        if not self._solve(base):
+        if not self.solve(base):
             return found
         model = self._solver.get_model()
         while True:
@@ -253,7 +255,7 @@ class RecordCNF(OwnsSolver):
             if not pending:
                 return found
             key, lit = next(iter(pending.items()))
-            if self._solve(base + [lit]):
+            if self.solve(base + [lit]):
                 model = self._solver.get_model()
             else:
                 del pending[key]
@@ -281,7 +283,7 @@ class RecordCNF(OwnsSolver):
     def _mus(self, hard: list[int], soft: list[int]) -> list[int]:
         """A minimal subset of ``soft`` inconsistent with ``hard``, small sets first
         (``core.sat.minimal_unsat_subset``)."""
-        return minimal_unsat_subset(self._solve, self._solver.get_core, hard, soft)
+        return minimal_unsat_subset(self.solve, self._solver.get_core, hard, soft)
 
     def minimal_conflict(self) -> list[int]:
         """Sorted event indices: a minimal set of events that cannot hold with my hand.
@@ -300,7 +302,7 @@ class RecordCNF(OwnsSolver):
         """
         hard = [self.x(card, CRIM)]
         soft = list(self.hand_lits) + list(self.event_lit.values())
-        if self._solve(hard + soft):
+        if self.solve(hard + soft):
             return None
         mus = set(self._mus(hard, soft))
         events = sorted(self._lit_event[v] for v in mus if v in self._lit_event)
@@ -343,7 +345,7 @@ class RecordCNF(OwnsSolver):
 
     def admits(self, world: dict) -> bool:
         """Whether ``world`` (a full deal, shape of ``witness``) fits all the facts."""
-        return self._solve(self.assumptions() + self.world_lits(world))
+        return self.solve(self.assumptions() + self.world_lits(world))
 
     def witness(self, criminal: int | None = None) -> dict | None:
         """One world fitting all the facts (with that ``criminal`` if given), or None.
@@ -353,7 +355,7 @@ class RecordCNF(OwnsSolver):
         ``sides`` only with 2 players (the cards dealt there).
         """
         extra = [] if criminal is None else [self.x(criminal, CRIM)]
-        if not self._solve(self.assumptions() + extra):
+        if not self.solve(self.assumptions() + extra):
             return None
         return self._world(self._true_world_vars(self._solver.get_model()))
 
@@ -363,7 +365,7 @@ class RecordCNF(OwnsSolver):
         The naive baseline: one solver call per world, blocking each world's deal (its true
         ``x`` and slot variables) before the next.
         """
-        self._solve([])  # flush pending clauses
+        self.solve([])  # flush pending clauses
         solver = Solver(name=SOLVER, bootstrap_with=self.clauses)
         try:
             for a in self.assumptions():

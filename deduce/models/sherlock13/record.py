@@ -50,17 +50,15 @@ from deduce.models.sherlock13.cards import HAND_SIZE, ICONS, SUSPECTS, icon_inde
 from deduce.models.sherlock13.rules import (
     SIDES,
     VARIANTS,
-    Accuse,
     AccuseEvent,
-    Count,
     CountEvent,
     Event,
-    Exchange,
     ExchangeEvent,
-    Raise,
     RaiseEvent,
     Turns,
+    action_of,
     check_action_shape,
+    event_to_json,
 )
 
 
@@ -226,37 +224,7 @@ class Record:
         write_json_atomic(path, self.to_json())
 
 
-def action_of(event: Event):
-    """The action that produced ``event`` (the question without its answer)."""
-    if isinstance(event, RaiseEvent):
-        return Raise(event.icon)
-    if isinstance(event, CountEvent):
-        return Count(event.target, event.icon)
-    if isinstance(event, AccuseEvent):
-        return Accuse(event.suspect)
-    return Exchange(event.side, event.revealed)
-
-
 # ----------------------------------------------------------------------------- JSON
-def event_to_json(event: Event, names: list[str], viewer: int | None = None) -> dict:
-    """The spec JSON of one event; ``took`` only when ``viewer`` is the actor."""
-    actor = names[event.actor]
-    if isinstance(event, RaiseEvent):
-        return {"actor": actor, "action": "raise", "icon": ICONS[event.icon],
-                "raised": [names[s] for s in sorted(event.raised)]}
-    if isinstance(event, CountEvent):
-        return {"actor": actor, "action": "count", "target": names[event.target],
-                "icon": ICONS[event.icon], "count": event.count}
-    if isinstance(event, AccuseEvent):
-        return {"actor": actor, "action": "accuse", "suspect": SUSPECTS[event.suspect],
-                "correct": event.correct}
-    out = {"actor": actor, "action": "exchange", "side": event.side,
-           "revealed": SUSPECTS[event.revealed]}
-    if viewer == event.actor and event.took is not None:
-        out["took"] = SUSPECTS[event.took]
-    return out
-
-
 _EVENT_FIELDS = {
     "raise": {"actor", "action", "icon", "raised"},
     "count": {"actor", "action", "target", "icon", "count"},

@@ -15,7 +15,8 @@ Facts of the game (rulebook, with what ../shared/specs/sherlock13.md fixes):
 - The game ends at a right accusation, or when all players but one are eliminated.
 
 ``State`` is the referee: it holds the hidden deal, applies actions (raising ``InputError``
-for illegal ones) and writes each player's record (``State.record``). ``Turns`` is the public
+for illegal ones) and writes each player's record (``State.record``; one event's JSON is
+``event_to_json``). ``Turns`` is the public
 part (whose turn, rotations, eliminations, open sides) that record replay shares with it.
 """
 
@@ -114,6 +115,36 @@ def describe_action(action: Action, names: list[str]) -> str:
     if isinstance(action, Accuse):
         return f"accuse {SUSPECTS[action.suspect]}"
     return f"exchange {action.side} revealing {SUSPECTS[action.reveal]}"
+
+
+def action_of(event: Event) -> Action:
+    """The action that produced ``event`` (the question without its answer)."""
+    if isinstance(event, RaiseEvent):
+        return Raise(event.icon)
+    if isinstance(event, CountEvent):
+        return Count(event.target, event.icon)
+    if isinstance(event, AccuseEvent):
+        return Accuse(event.suspect)
+    return Exchange(event.side, event.revealed)
+
+
+def event_to_json(event: Event, names: list[str], viewer: int | None = None) -> dict:
+    """The spec JSON of one event; ``took`` only when ``viewer`` is the actor."""
+    actor = names[event.actor]
+    if isinstance(event, RaiseEvent):
+        return {"actor": actor, "action": "raise", "icon": ICONS[event.icon],
+                "raised": [names[s] for s in sorted(event.raised)]}
+    if isinstance(event, CountEvent):
+        return {"actor": actor, "action": "count", "target": names[event.target],
+                "icon": ICONS[event.icon], "count": event.count}
+    if isinstance(event, AccuseEvent):
+        return {"actor": actor, "action": "accuse", "suspect": SUSPECTS[event.suspect],
+                "correct": event.correct}
+    out = {"actor": actor, "action": "exchange", "side": event.side,
+           "revealed": SUSPECTS[event.revealed]}
+    if viewer == event.actor and event.took is not None:
+        out["took"] = SUSPECTS[event.took]
+    return out
 
 
 # ----------------------------------------------------------------------------- turns
@@ -368,8 +399,6 @@ class State:
     # -- observations
     def record(self, seat: int, names: list[str] | None = None) -> dict:
         """The game record (spec JSON) as seen by ``seat``: public events plus own hand/took."""
-        from deduce.models.sherlock13.record import event_to_json
-
         names = names or default_names(self.n)
         return {
             "game": "sherlock13",

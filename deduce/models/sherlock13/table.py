@@ -282,7 +282,7 @@ class TableSession:
             verdict = resolve(args[-1], ("right", "wrong"), "verdict")
             return {"actor": args[0], "action": "accuse", "suspect": " ".join(args[1:-1]),
                     "correct": verdict == "right"}
-        revealed, took = _split_cards(args[2:])
+        revealed, took = split_cards(args[2:])
         data = {"actor": args[0], "action": "exchange", "side": args[1], "revealed": revealed}
         if took is not None:
             data["took"] = took
@@ -297,14 +297,14 @@ def _take_icon(tokens: list[str]) -> tuple[str, list[str]]:
 
 
 #: no alias of a suspect is longer, once normalised, than the longest canonical name
-_LONGEST_SUSPECT = max(len(normalise(s)) for s in SUSPECTS)
+LONGEST_SUSPECT = max(len(normalise(s)) for s in SUSPECTS)
 
 
-def _split_cards(tokens: list[str]) -> tuple[str, str | None]:
+def split_cards(tokens: list[str]) -> tuple[str, str | None]:
     """One or two suspect names from words (``Mary Morstan Sherlock Holmes``).
 
     Words that cannot be one name (no letter or digit, more letters and digits than
-    ``_LONGEST_SUSPECT``, or more words than that) are never looked up, so a line of any
+    ``LONGEST_SUSPECT``, or more words than that) are never looked up, so a line of any
     length costs at most a few dozen short lookups."""
     from itertools import accumulate
 
@@ -313,7 +313,7 @@ def _split_cards(tokens: list[str]) -> tuple[str, str | None]:
     upto = [0, *accumulate(len(normalise(t)) for t in tokens)]  # letters in tokens[:i]
 
     def ok(lo: int, hi: int) -> bool:
-        if not 0 < upto[hi] - upto[lo] <= _LONGEST_SUSPECT or hi - lo > _LONGEST_SUSPECT:
+        if not 0 < upto[hi] - upto[lo] <= LONGEST_SUSPECT or hi - lo > LONGEST_SUSPECT:
             return False
         try:
             suspect_index(" ".join(tokens[lo:hi]))
