@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deduce.core.selfplay import open_executor, run_games, summarise  # noqa: E402
-from deduce.models.sherlock13.bots import InfoGainBot, game_specs, play_one  # noqa: E402
+from deduce.models.sherlock13.bots import InfoGainBot  # noqa: E402
+from deduce.models.sherlock13.selfplay import game_specs, play_one  # noqa: E402
 
 SPEED_SEED = 20240501
 MATCHES = [  # (label, line-up, seed)

@@ -20,8 +20,10 @@ JSON shapes (``--json``; only JSON on stdout):
   "profile", "fallback_steps", "seconds"}`` (see ``deduce.models.casenotes.explain``).
 - ``play``: ``{"case", "mode", "seed", "strategies", "rounds", "winners", "bots", "log",
   "truth", ...}`` (see ``deduce.models.casenotes.play``).
-- ``selfplay``: ``{"case", "mode", "games", "seed", "mean_rounds", "ends", "bots": [...]
-  or "team": {...}, ...}`` (see the command's help and ``deduce.models.casenotes.selfplay``).
+- ``selfplay``: the self-play envelope ``{"game", "players", "games", "seed", "workers",
+  "scheduler", "elapsed_s", "bots": [...], "case", "mode", "strategies", "mean_rounds",
+  "ends", "no_winner" or "team": {...}}`` (see the command's help and
+  ``deduce.models.casenotes.selfplay``).
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ from deduce.cli.common import (
     SEED,
     WholeNumber,
     esc,
-    match_options,
     out,
     print_json,
     progress_bar,
     reports_errors,
     styled,
 )
+from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 
 _CASE = click.argument("case_arg", metavar="CASE")
 #: bots at a table (the game takes 2 to 7 players; 1 plays solo) and carriage tokens
@@ -543,26 +545,28 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
 
 @case.command()
 @_CASE
-@click.option("--bots", "n_bots", type=BOTS, default=3, show_default=True,
-              help="Bots per game (2 to 7 players; 1 plays solo).")
-@click.option("--strategy", "strategy", default="informed,fair", show_default=True,
-              metavar="NAME[,NAME...]",
-              help="Strategies of the line-up positions, cycled over the bots: informed or "
-                   "fair (see `deduce case play --help`).")
+@click.option("--strategy", "strategy", default=None, metavar="NAME[,NAME...]",
+              help="Old spelling: the strategies of the line-up positions, cycled over "
+                   "--bots N (default 3 bots) [default: informed,fair].")
 @click.option("--mode", type=click.Choice(["competitive", "cooperative"]), default="competitive",
               show_default=True)
 @click.option("--tokens", type=TOKENS, default=None,
               help="Carriage tokens at the start (default: as `deduce case play`).")
-@match_options
-@_JSON
+@selfplay_options(games=100, bots_count=BOTS,
+                  bots_help="One strategy per line-up position, comma separated: informed or "
+                            "fair (see `deduce case play --help`), 1 to 7 bots (2 to 7 "
+                            "players; 1 plays solo) [default: informed,fair,informed]. Old "
+                            "spelling: --bots N, that many bots cycling --strategy.")
 @reports_errors
-def selfplay(case_arg: str, n_bots: int, strategy: str, mode: str, tokens: int | None,
-             games: int, seed: int, workers: int, scheduler: str | None, as_json: bool) -> None:
+def selfplay(case_arg: str, strategy: str | None, mode: str, tokens: int | None, games: int,
+             seed: int, workers: int, scheduler: str | None, bots, as_json: bool) -> None:
     """Play GAMES games of a case between bots and report the figures.
 
     Each game is `deduce case play` with its own seed. Seats rotate: in game g the
-    strategy at line-up position i (--strategy, cycled over --bots) sits at seat
-    (i + g) mod BOTS, so every position takes every seat equally often.
+    strategy at line-up position i (--bots) sits at seat (i + g) mod BOTS, so every
+    position takes every seat equally often. The old spellings still work: --bots N
+    --strategy S,... is the line-up of N bots cycling the strategies S (--bots 4
+    --strategy informed,fair is --bots informed,fair,informed,fair).
 
     \b
     Competitive, one row per line-up position:
@@ -575,43 +579,49 @@ def selfplay(case_arg: str, n_bots: int, strategy: str, mode: str, tokens: int |
     score of solved games, perfect games (the best score a minimal set of
     locations allows) and tokens spent.
 
-    JSON: {"case", "mode", "players", "strategies", "games", "seed", "workers",
-    "scheduler", "elapsed_s", "mean_rounds", "ends": {end: games}, and
-    competitive "bots": [{"position", "strategy", "wins", "shared_wins",
-    "win_share", "ci95", "eliminated", "mean_answer_round", "mean_tokens_spent",
-    "mean_locations"}], "no_winner"; cooperative "team": {"solved",
-    "solved_share", "ci95", "mean_score", "perfect", "best_score",
-    "mean_tokens_spent"}}.
+    JSON: the self-play envelope {"game": "case-notes", "players", "games",
+    "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name", "win_share",
+    "ci95", "mean_turns" (rounds in the game), "position", "strategy", and
+    competitive "wins", "shared_wins", "eliminated", "mean_answer_round",
+    "mean_tokens_spent", "mean_locations"}], then "case", "mode", "strategies",
+    "mean_rounds", "ends": {end: games}, and competitive "no_winner";
+    cooperative "team": {"solved", "solved_share", "ci95", "mean_score",
+    "perfect", "best_score", "mean_tokens_spent"}}.
 
     \b
     Examples:
-      deduce case selfplay lantern-street --bots 4 --games 200 --workers 2
-      deduce case selfplay kew-orchid --strategy informed,fair,fair --json
-      deduce case selfplay half-moon-mews --mode cooperative --bots 2 --games 50
+      deduce case selfplay lantern-street --bots informed,fair,informed,fair --games 200 --workers 2
+      deduce case selfplay kew-orchid --bots informed,fair,fair --json
+      deduce case selfplay half-moon-mews --mode cooperative --bots informed,fair --games 50
+      deduce case selfplay kew-orchid --bots 4 --strategy fair      (old spelling)
     """
-    import time
-
-    from deduce.core.selfplay import open_executor, run_games
+    from deduce.core.selfplay import Match
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.selfplay import game_specs, play_one, positions_of, summarise
+    from deduce.models.casenotes.selfplay import GAME, CaseSetup
 
     c = load_case(case_arg)
-    strategies = _strategies(strategy)
-    specs = game_specs(c, mode, strategies, n_bots, games, seed, tokens)
-    positions = positions_of(strategies, n_bots)
-    start = time.perf_counter()
-    with open_executor(workers, scheduler) as executor, \
-            progress_bar(games, "self-play") as advance:
-        outcomes = run_games(play_one, specs, executor=executor, progress=advance)
-    elapsed = time.perf_counter() - start
-    summary = summarise(mode, positions, outcomes)
-    report = {"case": c.title, "mode": mode, "players": n_bots, "strategies": positions,
-              "games": games, "seed": seed, "workers": workers, "scheduler": scheduler,
-              "elapsed_s": round(elapsed, 3), **summary}
-    if as_json:
-        print_json(report)
-        return
-    _print_selfplay(report)
+    line_up = _line_up(bots, strategy)
+    match = Match(games, seed, line_up, len(line_up), workers=workers, scheduler=scheduler,
+                  setup=CaseSetup(c, mode, tokens))
+    play_match(GAME, match, as_json, lambda report: _print_selfplay(report.envelope))
+
+
+def _line_up(bots: str | int | None, strategy: str | None) -> tuple[str, ...]:
+    """The strategy of each line-up position: ``--bots NAME,...``, or the old spelling
+    ``--bots N`` (default 3) with ``--strategy`` (default informed,fair) cycled over it."""
+    from deduce.core.errors import InputError
+    from deduce.models.casenotes.selfplay import GAME, positions_of
+
+    if bots is None or isinstance(bots, int):
+        return tuple(positions_of(_strategies(strategy or "informed,fair"),
+                                  3 if bots is None else bots))
+    if strategy is not None:
+        raise click.UsageError("give the strategies once: --bots NAME,... or the old "
+                               "spelling --bots N --strategy NAME,...")
+    names = bot_names(bots, GAME.bots)
+    if len(names) > BOTS.hi:
+        raise InputError(f"the game takes 1 to {BOTS.hi} bots, not {len(names)}", where="--bots")
+    return names
 
 
 def _print_selfplay(r: dict) -> None:

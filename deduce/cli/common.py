@@ -129,25 +129,6 @@ def check_scheduler(ctx, param, value):
         raise click.BadParameter(str(exc), ctx, param) from None
 
 
-def match_options(func):
-    """The options of every many-games command: --games, --seed, --workers, --scheduler."""
-    options = [
-        click.option("--games", type=GAMES, default=100, show_default=True,
-                     help=f"Games to play (1 to {MAX_GAMES:,})."),
-        click.option("--seed", type=SEED, default=0, show_default=True,
-                     help="Master seed: the same seed gives the same games whatever the workers."),
-        click.option("--workers", type=WORKERS, default=1, show_default=True,
-                     help=f"Local worker processes (1: play in this process; at most "
-                          f"{MAX_WORKERS})."),
-        click.option("--scheduler", metavar="ADDRESS", default=None, callback=check_scheduler,
-                     help="Play on a Dask cluster at ADDRESS (tcp://HOST:PORT; needs the "
-                          "optional extra: pip install 'deduce[dask]')."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
 def progress_bar(total: int | None, label: str):
     """A context manager yielding ``advance(k, total=None)``: a rich progress bar on stderr
     when stderr is a terminal (transient: gone when done), a no-op otherwise (pipes, --json,

@@ -31,11 +31,9 @@ def _register() -> None:
     from deduce.cli.case import case
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
-    from deduce.cli.s13_selfplay import selfplay
     from deduce.cli.story import story
     from deduce.cli.story_table import table
 
-    s13.add_command(selfplay)
     story.add_command(table)
     cli.add_command(s13)
     cli.add_command(story)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from deduce.cli.common import esc, literal, out, print_json, reports_errors, styled
+from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 
 
 @click.group()
@@ -197,3 +198,55 @@ def _table_loop(session, record_file: str, interactive: bool) -> int:
         elif reply.message:
             out.print(reply.message)
     return first_code
+
+
+@s13.command()
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True, help="2, 3 or 4 players.")
+@click.option("--variant", default="standard", show_default=True, help="standard or expert.")
+@selfplay_options(games=100, bots_help="One bot per seat, comma separated: random, tracker, "
+                                       "infogain [default: infogain, then random for every "
+                                       "other seat].")
+@reports_errors
+def selfplay(players: int, variant: str, games: int, seed: int, workers: int,
+             scheduler: str | None, bots: str | None, as_json: bool) -> None:
+    """Play GAMES games between bots and report each bot's results.
+
+    Seats rotate: in game g the bot listed at position i sits at seat (i + g) mod N, so
+    every bot takes every seat (seat 0 plays first) equally often. One row per position in
+    --bots, in that order:
+
+    \b
+      win share   games won / games played, with its Wilson 95% interval
+      mean turns  the bot's own turns per game (questions asked plus accusations),
+                  averaged over all its games
+      wrong acc.  wrong accusations in all its games (each one eliminates the bot)
+
+    A game still running after 200 turns counts as won by nobody. Bots: random (random
+    legal questions), tracker (maximises the expected top probability), infogain (expected
+    bits, accuses early when that is the better bet); all accuse when certain.
+
+    JSON: the self-play envelope {"game": "sherlock13", "players", "variant", "games",
+    "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name", "win_share", "ci95",
+    "mean_turns", "wrong_accusations"}]}.
+
+    \b
+    Examples:
+      deduce s13 selfplay --players 4 --bots infogain,tracker,tracker,tracker --games 1000 --workers 2
+      deduce s13 selfplay --players 3 --variant expert --bots infogain,random,random --json
+    """
+    from deduce.core.names import resolve
+    from deduce.core.selfplay import Match
+    from deduce.models.sherlock13.selfplay import GAME
+
+    variant = resolve(variant, ["standard", "expert"], "variant", where="--variant")
+    names = (bot_names(bots, GAME.bots) if bots is not None
+             else ("infogain",) + ("random",) * (players - 1))
+    match = Match(games, seed, names, players, variant, workers, scheduler)
+    play_match(GAME, match, as_json, _show_selfplay)
+
+
+def _show_selfplay(report) -> None:
+    from deduce.cli.s13_view import selfplay_footer, selfplay_table
+
+    out.print(selfplay_table(report))
+    out.print(selfplay_footer(report))

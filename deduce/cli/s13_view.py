@@ -1,4 +1,5 @@
-"""Rich rendering of a Sherlock 13 analysis: clue sheet, criminal distribution, advice."""
+"""Rich rendering for Sherlock 13: an analysis (clue sheet, criminal distribution, advice)
+and a self-play report."""
 
 from __future__ import annotations
 
@@ -113,3 +114,29 @@ def compact_view(a: Analysis, top: int = 5) -> Text:
         text.append(literal(f"\nbest question: {a.suggestions[0].text(a.record.names)} "
                             f"({a.suggestions[0].expected_bits:.2f} bits)"), style="cyan")
     return text
+
+
+def selfplay_table(report) -> Table:
+    """One row per line-up position of a self-play ``core.selfplay.Report``."""
+    m = report.match
+    table = Table(title=f"Sherlock 13 self-play: {m.games} games, {m.players} players, "
+                        f"{m.variant}, seed {m.seed}", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Bot")
+    table.add_column("Win share", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("Mean turns", justify="right")
+    table.add_column("Wrong accusations", justify="right")
+    for i, r in enumerate(report.rows, start=1):
+        table.add_row(str(i), r.name, f"{100 * r.win_share:.1f}%",
+                      f"{100 * r.ci95[0]:.1f}% – {100 * r.ci95[1]:.1f}%",
+                      f"{r.mean_turns:.2f}", str(r.figures["wrong_accusations"]))
+    return table
+
+
+def selfplay_footer(report) -> str:
+    """Where and how long the match ran, and the games nobody won."""
+    m = report.match
+    where = f"Dask at {m.scheduler}" if m.scheduler else f"{m.workers} worker{'s' * (m.workers != 1)}"
+    return (f"{report.elapsed_s:.1f} s on {where}; games without a winner: "
+            f"{report.summary.notes['no_winner']}. Mean turns: the bot's own turns per game.")

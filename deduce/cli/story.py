@@ -7,21 +7,17 @@ import click
 
 from deduce.cli.common import (
     GAMES,
-    MAX_GAMES,
-    MAX_WORKERS,
     SEED,
-    WORKERS,
-    check_scheduler,
     err,
     esc,
     literal,
     out,
     print_json,
-    progress_bar,
     reports_errors,
     styled,
     writes_record,
 )
+from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 
 _DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False),
                      help="Campaign folder of *.toml files (default: the record's, else the "
@@ -487,35 +483,53 @@ def _terminal_prompt():
 
 
 @story.command()
-@click.option("--policy", type=click.Choice(["optimal", "greedy", "random"]), required=True)
-@click.option("--cases", type=GAMES, default=1000, show_default=True,
-              help=f"Cases to play (1 to {MAX_GAMES:,}).")
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--policy", type=click.Choice(["optimal", "greedy", "random"]), default=None,
+              help="Old spelling of --bots POLICY.")
+@click.option("--cases", type=GAMES, default=None, help="Old spelling of --games.")
 @click.option("--from", "from_file", type=click.Path(dir_okay=False),
               help="Start every case from this record (default: fresh first cases).")
 @click.option("--adventure", help="Fresh cases: this Adventure (default: A000's 1d6 per case).")
-@click.option("--workers", type=WORKERS, default=1, show_default=True,
-              help=f"Processes, at most {MAX_WORKERS} (with --from, the optimal policy's DP is "
-                   "solved once, before they start).")
-@click.option("--scheduler", metavar="ADDRESS", default=None, callback=check_scheduler,
-              help="A Dask scheduler (tcp://host:8786) to play the cases on (extra 'dask'; "
-                   "the optimal policy solves its DP once per Dask worker process).")
 @_DATA
-@_JSON
+@selfplay_options(games=1000, bots_help="The policy playing the cases (the game is solo: one "
+                                        "bot): optimal, greedy or random. Required (or its "
+                                        "old spelling --policy).")
 @reports_errors
-def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data_dir,
-             as_json) -> None:
+def selfplay(policy, cases, from_file, adventure, data_dir, games, seed, workers, scheduler,
+             bots, as_json) -> None:
     """Play many cases with a policy: arrest rate (Wilson 95% interval), mean turns,
     deaths, Luck spent. Deterministic for a seed (whatever the workers or the cluster).
 
+    The game is solo: --bots names one policy, optimal (the DP), greedy or random;
+    --games is the number of cases. Old spellings, still taken: --policy P for --bots P,
+    --cases N for --games N. With --from and local --workers, the optimal policy's DP is
+    solved once, before the workers start; on a Dask cluster once per worker process.
+
+    JSON: the self-play envelope {"game": "detective-story", "players": 1, "games",
+    "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name", "win_share", "ci95",
+    "mean_turns"}], then "policy", "cases", "arrest_rate", "ci95", "wins",
+    "mean_turns", "deaths", "party_deaths", "luck_spent", "mean_luck_spent",
+    "outcomes": {outcome: cases}, "adventure", "from"}.
+
     \b
     Examples:
-      deduce story selfplay --policy random --cases 5000 --seed 1
-      deduce story selfplay --policy optimal --cases 500 --seed 1 --from case.json --json
-      deduce story selfplay --policy greedy --cases 100000 --scheduler tcp://10.0.0.5:8786
+      deduce story selfplay --bots random --games 5000 --seed 1
+      deduce story selfplay --bots optimal --games 500 --seed 1 --from case.json --json
+      deduce story selfplay --bots greedy --games 100000 --scheduler tcp://10.0.0.5:8786
+      deduce story selfplay --policy random --cases 5000 --seed 1      (old spelling)
     """
-    from deduce.models.detective_story.selfplay import run_selfplay
+    from deduce.cli.selfplay import old_spelling
+    from deduce.core.errors import InputError
+    from deduce.core.selfplay import Match
+    from deduce.models.detective_story.selfplay import GAME, story_setup
 
+    games = old_spelling("--games", games, "--cases", cases)
+    bots = old_spelling("--bots", bots, "--policy", policy)
+    if bots is None:
+        raise click.UsageError("Missing option '--bots' (or its old spelling '--policy'): "
+                               "the policy, optimal, greedy or random.")
+    names = bot_names(bots, GAME.bots)
+    if len(names) != 1:
+        raise InputError(f"the game is solo: give one policy, not {len(names)}", where="--bots")
     record = None
     if from_file:
         from deduce.core.records import read_json
@@ -526,15 +540,18 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data
         _warn(cf.data)
         record = read_json(from_file)
         data_dir = data_dir or data_folder(record, from_file)
-    summary = run_selfplay(policy, cases, seed, record, data_dir, adventure, workers,
-                           progress=_progress, scheduler=scheduler)
-    summary["from"] = from_file
-    if as_json:
-        print_json(summary)
-        return
+    match = Match(games, seed, names, 1, workers=workers, scheduler=scheduler,
+                  setup=story_setup(record, data_dir, adventure, from_file))
+    play_match(GAME, match, as_json, _print_selfplay)
+
+
+def _print_selfplay(report) -> None:
+    """The story self-play table (the policy's figures, outcome by outcome)."""
     from rich.table import Table
 
-    t = Table(title=f"Self-play: {policy}, {cases} cases, seed {seed}")
+    summary = report.envelope
+    t = Table(title=f"Self-play: {summary['policy']}, {summary['cases']} cases, "
+                    f"seed {summary['seed']}")
     t.add_column("")
     t.add_column("", justify="right")
     lo, hi = summary["ci95"]
@@ -546,11 +563,6 @@ def selfplay(policy, cases, seed, from_file, adventure, workers, scheduler, data
     for k, v in summary["outcomes"].items():
         t.add_row(f"  {k}", str(v))
     out.print(t)
-
-
-def _progress(total: int):
-    """The self-play progress bar (``common.progress_bar``)."""
-    return progress_bar(total, "cases")
 
 
 # ----------------------------------------------------------------------------- between cases

@@ -1,14 +1,30 @@
-"""Game-agnostic self-play: run many pure games over any executor, and summarise them.
+"""The one self-play runner: seeds, seats, executors, progress, intervals and the JSON envelope.
 
-A game is a pure, picklable function ``play_one(spec) -> Result`` (a module-level function
-of the game's bots module) applied to a picklable ``spec``. ``run_games`` maps it over a
-list of specs, in order, on any ``concurrent.futures.Executor`` (a local process pool, a
-Dask cluster's ``Client.get_executor()``) or in a plain loop; results come back in spec
-order, so a summary depends only on the specs, never on the worker count.
+A game with self-play supplies a ``SelfPlayGame`` (in its ``models/<game>/selfplay.py``,
+registered in ``REGISTRY``): its bot names, ``specs(match)`` (one pure, picklable spec per
+game), ``play_one(spec) -> result`` (a module-level function: pure, deterministic for its
+spec) and ``summarise(match, results) -> Summary`` (one ``Standing`` per line-up position,
+plus the game's own figures). ``run(game, match, progress)`` does the rest and returns a
+``Report`` whose ``envelope`` is the JSON every game's ``selfplay --json`` prints::
+
+    {"game", "players", "variant" (where the game has one), "games", "seed", "workers",
+     "scheduler", "elapsed_s", "bots": [{"name", "win_share", "ci95", "mean_turns",
+     ...the game's figures}], ...the game's own keys}
+
+A result is the game's own type (only its ``summarise`` reads it); a game whose results are
+a ``Result`` (winner seat, turns, per-seat counters) maps them to line-up positions with
+``summarise(bots, results)``.
+
+Games run through ``run_games``: in order, on any ``concurrent.futures.Executor`` (a local
+process pool, a Dask cluster's ``Client.get_executor()``; ``open_executor``) or in a plain
+loop; results come back in spec order, so a summary depends only on the specs, never on the
+workers or the scheduler.
 
 Seats rotate: in game ``g`` the bot at position ``i`` of the line-up sits at seat
-``(i + g) % n`` (``seat_of``), and per-game seeds are derived from the master seed and the
-game index (``game_seed``), so game ``g`` is the same game whoever plays it where.
+``(i + g) % n`` (``seat_of``), and game ``g`` is seeded ``game_seed(master, g)``
+(``schedule`` gives both), so game ``g`` is the same game whoever plays it where. (One
+exception, kept so that its published figures hold: the Detective Story seeds its cases
+with its own ``bots.case_seed``, handed to ``schedule``.)
 
 >>> wilson_ci(0, 10)[0]
 0.0
@@ -21,7 +37,7 @@ from __future__ import annotations
 import math
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -68,6 +84,17 @@ def lineup(bots: Sequence[Any], game: int) -> list[Any]:
     for i, b in enumerate(bots):
         seats[seat_of(i, game, n)] = b
     return seats
+
+
+def schedule(bots: Sequence[Any], games: int, master: int,
+             seed: Callable[[int, int], int] = game_seed) -> list[tuple[tuple, int]]:
+    """``(seats, seed)`` of each game of a match: game ``g`` seats ``lineup(bots, g)`` and is
+    seeded ``seed(master, g)``.
+
+    >>> [seats for seats, _ in schedule(["a", "b"], 3, 7)]
+    [('a', 'b'), ('b', 'a'), ('a', 'b')]
+    """
+    return [(tuple(lineup(bots, g)), seed(master, g)) for g in range(games)]
 
 
 def _play_chunk(play_one: Callable[[Any], Result], specs: list) -> list[Result]:
@@ -218,3 +245,165 @@ def open_executor(workers: int = 1, scheduler: str | None = None):
     fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
     return ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("fork") if fork else None)
+
+
+# ----------------------------------------------------------------------------- the runner
+#: the most bots a ``--bots`` line-up may name (every game checks its own count after)
+MAX_LINEUP = 16
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a ``selfplay`` command asks for: ``games`` games from the master ``seed``, the
+    line-up ``bots`` (canonical names, one per position), ``players`` at the table, the
+    ``variant`` (None: the game has none), where to play (``workers`` local processes, or
+    the Dask ``scheduler``) and ``setup``: the game's own settings (a case, a start
+    record, ...), whatever its ``specs`` and ``summarise`` read."""
+
+    games: int
+    seed: int
+    bots: tuple[str, ...]
+    players: int
+    variant: str | None = None
+    workers: int = 1
+    scheduler: str | None = None
+    setup: Any = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line-up position over all the games: its ``name``, the games it ``wins``, its own
+    ``turns`` summed over the games, and the game's ``figures`` for its row (JSON-ready)."""
+
+    name: str
+    wins: int
+    turns: int
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a game's ``summarise`` returns: a ``Standing`` per line-up position, the game's
+    own top-level JSON keys (``figures``, after the envelope's), and ``notes`` for the
+    rendered table only (never in the JSON)."""
+
+    standings: tuple[Standing, ...]
+    figures: Mapping[str, Any] = field(default_factory=dict)
+    notes: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SelfPlayGame:
+    """A game's part of self-play; the runner (``run``) does everything else.
+
+    - ``name``: the envelope's ``"game"``; ``bots``: the names ``--bots`` accepts.
+    - ``specs(match)``: one picklable spec per game, in game order (seats and seeds from
+      ``schedule``); ``InputError`` naming the option for a match the game cannot play.
+    - ``play_one(spec)``: a module-level, pure function playing one game.
+    - ``summarise(match, results)``: the ``Summary`` of the results, in game order.
+    - ``prepare(match)``: optional work done once in this process before the workers start
+      (forked workers inherit it); ``label``: the progress bar's.
+    """
+
+    name: str
+    bots: tuple[str, ...]
+    specs: Callable[[Match], list]
+    play_one: Callable[[Any], Any]
+    summarise: Callable[[Match, list], Summary]
+    prepare: Callable[[Match], None] | None = None
+    label: str = "self-play"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line-up position's figures, exact (the envelope rounds them to 6 places)."""
+
+    name: str
+    win_share: float
+    ci95: tuple[float, float]
+    mean_turns: float
+    figures: Mapping[str, Any]
+
+
+#: the envelope's keys, in order (``variant`` only where the game has one)
+ENVELOPE = ("game", "players", "variant", "games", "seed", "workers", "scheduler",
+            "elapsed_s", "bots")
+#: the keys every row of ``"bots"`` starts with
+ROW_KEYS = ("name", "win_share", "ci95", "mean_turns")
+
+
+@dataclass(frozen=True)
+class Report:
+    """A finished match: the game, the match, the game's summary and the wall-clock time."""
+
+    game: SelfPlayGame
+    match: Match
+    summary: Summary
+    elapsed_s: float
+
+    @property
+    def rows(self) -> list[Row]:
+        """Per line-up position: win share, its Wilson 95% interval, mean own turns."""
+        n = self.match.games
+        return [Row(s.name, s.wins / n, wilson_ci(s.wins, n), s.turns / n, s.figures)
+                for s in self.summary.standings]
+
+    @property
+    def envelope(self) -> dict:
+        """The JSON of ``selfplay --json``: the envelope's keys, then the game's own."""
+        m = self.match
+        out: dict[str, Any] = {"game": self.game.name, "players": m.players}
+        if m.variant is not None:
+            out["variant"] = m.variant
+        out.update(games=m.games, seed=m.seed, workers=m.workers, scheduler=m.scheduler,
+                   elapsed_s=round(self.elapsed_s, 3))
+        out["bots"] = [{"name": r.name, "win_share": round(r.win_share, 6),
+                        "ci95": [round(r.ci95[0], 6), round(r.ci95[1], 6)],
+                        "mean_turns": round(r.mean_turns, 6), **_own(r.figures, ROW_KEYS)}
+                       for r in self.rows]
+        out.update(_own(self.summary.figures, ENVELOPE))
+        return out
+
+
+def _own(figures: Mapping[str, Any], taken: Sequence[str]) -> Mapping[str, Any]:
+    """``figures``, which must not redefine the envelope's keys ``taken``."""
+    clash = set(figures) & set(taken)
+    if clash:
+        raise ValueError(f"a game's figures redefine the envelope's keys {sorted(clash)}")
+    return figures
+
+
+def run(game: SelfPlayGame, match: Match, progress=None) -> Report:
+    """Play ``match`` of ``game`` and sum it up. ``progress(total, label)``: a context
+    manager yielding ``advance(k)`` (e.g. ``cli.common.progress_bar``), or None.
+
+    The games' specs are made (and ``prepare`` run) before the workers start; the timing
+    covers starting the workers, playing and collecting the results.
+    """
+    import contextlib
+    import time
+
+    specs = game.specs(match)
+    if game.prepare is not None:
+        game.prepare(match)
+    bar = progress(len(specs), game.label) if progress else contextlib.nullcontext(None)
+    start = time.perf_counter()
+    with open_executor(match.workers, match.scheduler) as executor, bar as advance:
+        results = run_games(game.play_one, specs, executor=executor, progress=advance)
+    elapsed = time.perf_counter() - start
+    return Report(game, match, game.summarise(match, results), elapsed)
+
+
+#: every game with self-play: its envelope name -> the module whose ``GAME`` it is
+REGISTRY = {
+    "sherlock13": "deduce.models.sherlock13.selfplay",
+    "case-notes": "deduce.models.casenotes.selfplay",
+    "detective-story": "deduce.models.detective_story.selfplay",
+}
+
+
+def registered(name: str) -> SelfPlayGame:
+    """The ``SelfPlayGame`` registered as ``name`` (its module imported on first use)."""
+    import importlib
+
+    return importlib.import_module(REGISTRY[name]).GAME

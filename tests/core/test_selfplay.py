@@ -1,16 +1,26 @@
 """The game-agnostic self-play runner: Wilson intervals, seeds, seat rotation, executors."""
 
+import contextlib
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 
 from deduce.core.errors import InputError
 from deduce.core.selfplay import (
+    REGISTRY,
+    Match,
     Result,
+    SelfPlayGame,
+    Standing,
+    Summary,
     game_seed,
     lineup,
     open_executor,
+    registered,
+    run,
     run_games,
+    schedule,
     seat_of,
     summarise,
     wilson_ci,
@@ -103,6 +113,57 @@ def test_progress_counts_every_game():
     assert sum(done) == 25
 
 
+# ----------------------------------------------------------------------------- the runner
+def toy_specs(match):
+    return [(match.players, seed) for _, seed in schedule(match.bots, match.games, match.seed)]
+
+
+def toy_summary(match, results):
+    rows = summarise(list(match.bots), results)
+    return Summary(tuple(Standing(r.name, r.wins, r.counters.get("turns", 0), {"k": i})
+                         for i, r in enumerate(rows)), {"extra": len(results)}, {"note": 1})
+
+
+TOY = SelfPlayGame("toy", ("a", "b"), toy_specs, toy_game, toy_summary)
+
+
+def test_run_gives_one_envelope_and_the_same_games_on_any_workers():
+    match = Match(30, 4, ("a", "b", "a"), 3)
+    ticks = []
+
+    @contextlib.contextmanager
+    def progress(total, label):
+        ticks.append((total, label))
+        yield ticks.append
+
+    one = run(TOY, match, progress)
+    assert ticks[0] == (30, "self-play") and sum(ticks[1:]) == 30
+    assert run(TOY, replace(match, workers=2)).summary == one.summary
+    doc = one.envelope
+    assert list(doc) == ["game", "players", "games", "seed", "workers", "scheduler",
+                         "elapsed_s", "bots", "extra"]
+    assert (doc["game"], doc["players"], doc["games"], doc["extra"]) == ("toy", 3, 30, 30)
+    wins = [s.wins for s in one.summary.standings]
+    assert [b["win_share"] for b in doc["bots"]] == [round(w / 30, 6) for w in wins]
+    assert [b["ci95"] for b in doc["bots"]] == [[round(x, 6) for x in wilson_ci(w, 30)]
+                                              for w in wins]
+    assert [list(b) for b in doc["bots"]] == [["name", "win_share", "ci95", "mean_turns", "k"]] * 3
+    assert list(run(TOY, replace(match, variant="expert")).envelope)[:4] == [
+        "game", "players", "variant", "games"]
+
+
+def test_a_game_s_figures_may_not_redefine_the_envelope():
+    bad = replace(TOY, summarise=lambda match, results: Summary((), {"seed": 1}))
+    with pytest.raises(ValueError, match="redefine the envelope's keys"):
+        run(bad, Match(2, 0, ("a",), 1)).envelope
+
+
+def test_every_registered_game_is_found_under_its_name():
+    for name in REGISTRY:
+        game = registered(name)
+        assert game.name == name and game.bots
+
+
 def test_open_executor_choices():
     with open_executor(1) as ex:
         assert ex is None
@@ -130,6 +191,7 @@ def test_selfplay_on_a_dask_cluster_gives_the_same_results():
     from click.testing import CliRunner
 
     from deduce.cli.main import cli
+    from tests.envelopes import played
 
     def run(*args):
         res = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
@@ -144,4 +206,4 @@ def test_selfplay_on_a_dask_cluster_gives_the_same_results():
         assert there["scheduler"] == address and here["scheduler"] is None
         assert here["bots"] == there["bots"]
         story = ("story", "selfplay", "--policy", "greedy", "--cases", 60, "--seed", 2, "--json")
-        assert run(*story) == run(*story, "--scheduler", address)
+        assert played(run(*story)) == played(run(*story, "--scheduler", address))

@@ -137,16 +137,16 @@ def test_dp_equals_plain_recursion(tiny, turn, extra):
 def test_optimal_selfplay_on_workers_uses_one_presolved_dp(tiny, tiny_session_dir):
     """With --workers the parent solves the DP before the pool starts (forked workers
     inherit it); the results are those of one process."""
+    from deduce.core.selfplay import Match, run
     from deduce.models.detective_story import advice as A
-    from deduce.models.detective_story.selfplay import run_selfplay
+    from deduce.models.detective_story.selfplay import GAME, story_setup
 
     cf = mid_case(tiny)
-    record = dict(cf.record)
+    setup = story_setup(dict(cf.record), str(tiny_session_dir))
     A._SOLVERS.clear()
-    one = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir))
+    one = run(GAME, Match(40, 5, ("optimal",), 1, setup=setup))
     A._SOLVERS.clear()
-    two = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir),
-                       workers=2)
-    assert one == two
+    two = run(GAME, Match(40, 5, ("optimal",), 1, workers=2, setup=setup))
+    assert one.summary == two.summary
     (solver,) = A._SOLVERS.values()  # solved here, before the workers started
     assert solver.states > 0

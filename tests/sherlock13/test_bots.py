@@ -15,22 +15,19 @@ from deduce.core.info import expected_bits
 from deduce.core.selfplay import game_seed
 from deduce.models.sherlock13.bots import (
     BOTS,
-    TURN_CAP,
     Decision,
-    GameSpec,
     InfoGainBot,
     expected_top,
-    game_specs,
     make_bot,
     mutual_bits,
     opponent_views,
-    play_one,
     public_view,
 )
 from deduce.models.sherlock13.cards import SUSPECTS
 from deduce.models.sherlock13.knowledge import count_worlds, questions_for
 from deduce.models.sherlock13.record import new_record, parse_record
 from deduce.models.sherlock13.rules import Accuse, ExchangeEvent, State, default_names
+from deduce.models.sherlock13.selfplay import TURN_CAP, GameSpec, game_specs, play_one
 
 from .simulate import random_game
 

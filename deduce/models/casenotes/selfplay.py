@@ -1,4 +1,5 @@
-"""``deduce case selfplay``: many games of ``play.play_game`` and their figures.
+"""Case-notes self-play (``deduce case selfplay``): many games of ``play.play_game`` and
+their figures; ``GAME`` is its part of the one runner (``core.selfplay``).
 
 Seats rotate as in ``core.selfplay``: in game ``g`` the strategy at position ``i`` of the
 line-up sits at seat ``(i + g) % bots``, so every position takes every seat (and the first
@@ -15,6 +16,12 @@ mean round of its answer at 221B (games where it answered), tokens spent and loc
 visited per game; per game: rounds and how it ended. Cooperative mode: the team's solved
 share with its interval, the mean score of solved games, perfect games (the best score of
 ``play.best_score``), tokens spent, rounds and ends.
+
+In the runner's envelope (``match_summary``) each line-up position is a row of ``"bots"``
+(in cooperative mode too: the team's result is each position's), named by its strategy,
+``mean_turns`` being the rounds it was in the game (to its answer at 221B, else to the
+game's end); the figures above follow: ``"case"`` (the title), ``"mode"``,
+``"strategies"``, ``"mean_rounds"``, ``"ends"``, and ``"no_winner"`` or ``"team"``.
 """
 
 from __future__ import annotations
@@ -24,8 +31,8 @@ import pickle
 from typing import NamedTuple
 
 from deduce.core.errors import InputError
-from deduce.core.selfplay import game_seed, lineup, seat_of, wilson_ci
-from deduce.models.casenotes.bots import CaseOracle
+from deduce.core.selfplay import Match, SelfPlayGame, Standing, Summary, schedule, seat_of, wilson_ci
+from deduce.models.casenotes.bots import STRATEGIES, CaseOracle
 from deduce.models.casenotes.format import Case
 from deduce.models.casenotes.play import MODES, play_game
 
@@ -67,8 +74,8 @@ def game_specs(case: Case, mode: str, strategies: list[str], bots: int, games: i
         raise InputError(f"expected competitive or cooperative, not {mode!r}", where="--mode")
     positions = positions_of(strategies, bots)
     key = hashlib.sha256(pickle.dumps(case)).hexdigest()
-    return [GameSpec(case, key, mode, tuple(lineup(positions, g)), game_seed(seed, g), tokens)
-            for g in range(games)]
+    return [GameSpec(case, key, mode, seats, game_seed, tokens)
+            for seats, game_seed in schedule(positions, games, seed)]
 
 
 def positions_of(strategies: list[str], bots: int) -> list[str]:
@@ -138,6 +145,48 @@ def summarise(mode: str, positions: list[str], outcomes: list[Outcome]) -> dict:
     out["bots"] = rows
     out["no_winner"] = sum(1 for o in outcomes if not any(s[0] == "won" for s in o.seats))
     return out
+
+
+class CaseSetup(NamedTuple):
+    """A match's own settings (``Match.setup``): the case, the mode, the starting tokens
+    (None: as ``play.play_game``)."""
+
+    case: Case
+    mode: str = "competitive"
+    tokens: int | None = None
+
+
+def match_specs(match: Match) -> list[GameSpec]:
+    """The specs of ``match``: its line-up (one strategy per position) at a table of
+    ``match.players`` bots."""
+    c = match.setup
+    return game_specs(c.case, c.mode, list(match.bots), match.players, match.games,
+                      match.seed, c.tokens)
+
+
+def match_summary(match: Match, outcomes: list[Outcome]) -> Summary:
+    """``summarise``'s figures as the runner's ``Summary`` (see the module docstring)."""
+    mode, positions = match.setup.mode, list(match.bots)
+    figures = summarise(mode, positions, outcomes)
+    del figures["games"]
+    rows = figures.pop("bots", None)
+    n = len(positions)
+    standings = []
+    for i, name in enumerate(positions):
+        mine = [(o, o.seats[seat_of(i, g, n)]) for g, o in enumerate(outcomes)]
+        turns = sum(o.rounds if s[3] is None else s[3] for o, s in mine)
+        if rows is None:  # cooperative: the team's result is every position's
+            row = {"position": i, "strategy": name}
+            wins = figures["team"]["solved"]
+        else:
+            row = {k: v for k, v in rows[i].items() if k not in ("win_share", "ci95")}
+            wins = row["wins"]
+        standings.append(Standing(name, wins, turns, row))
+    return Summary(tuple(standings), {"case": match.setup.case.title, "mode": mode,
+                                      "strategies": positions, **figures})
+
+
+GAME = SelfPlayGame("case-notes", tuple(STRATEGIES), match_specs, play_one, match_summary)
 
 
 def _mean(values: list) -> float:

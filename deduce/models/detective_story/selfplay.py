@@ -1,35 +1,56 @@
-"""Self-play of many cases and their summary (``deduce story selfplay``).
+"""Detective Story self-play (``deduce story selfplay``): many cases played by one policy,
+and their summary; ``GAME`` is its part of the one runner (``core.selfplay``).
 
-Case ``i`` of a run seeded ``S`` uses ``bots.case_seed(S, i)``; the cases go through
-``deduce.core.selfplay.run_games`` (in order, on any executor), so the summary depends only
-on (policy, cases, seed, start), never on the number of workers.
+The game is solo: the line-up is one "bot", the policy (``bots.POLICIES``). Case ``i`` of
+a run seeded ``S`` uses ``bots.case_seed(S, i)`` (this game's own seeds, older than the
+runner's ``game_seed``: kept so that every published figure still holds), and every case
+starts from the same record (``StorySetup.record``; None: fresh first cases).
+
+Summary (``summarise``): the arrest rate with its Wilson 95% interval, wins, mean turns,
+deaths (Holmes killed; party members dead), Luck spent, the outcomes; in the envelope they
+follow the runner's keys as ``"policy", "cases", "arrest_rate", "ci95", "wins",
+"mean_turns", "deaths", "party_deaths", "luck_spent", "mean_luck_spent", "outcomes",
+"adventure", "from"``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
-from deduce.core.selfplay import open_executor, run_games, wilson_ci
-from deduce.models.detective_story.bots import CaseSpec, case_seed, play_one
+from deduce.core.selfplay import Match, SelfPlayGame, Standing, Summary, schedule, wilson_ci
+from deduce.models.detective_story.bots import POLICIES, CaseResult, CaseSpec, case_seed, play_one
 
 
-def summarise(policy: str, seed: int, results) -> dict:
-    """The JSON summary: arrest rate with its Wilson 95% interval, turns, deaths, Luck."""
-    results = list(results)
-    n = len(results)
-    wins = sum(r.won for r in results)
-    lo, hi = wilson_ci(wins, n)
-    outcomes = Counter(r.outcome for r in results)
-    luck = sum(r.luck_spent for r in results)
-    return {
-        "policy": policy, "cases": n, "seed": seed,
-        "arrest_rate": wins / n if n else 0.0, "ci95": [lo, hi], "wins": wins,
-        "mean_turns": sum(r.turns for r in results) / n if n else 0.0,
-        "deaths": sum(r.holmes_killed for r in results),
-        "party_deaths": sum(r.party_deaths for r in results),
-        "luck_spent": luck, "mean_luck_spent": luck / n if n else 0.0,
-        "outcomes": dict(sorted(outcomes.items())),
-    }
+class StorySetup(NamedTuple):
+    """A match's own settings (``Match.setup``): the start record (None: fresh first cases)
+    and its file (``source``, echoed as ``"from"``), the campaign folder (None: the shipped
+    one) and, for fresh cases, the Adventure id (None: A000's 1d6 per case)."""
+
+    record: dict | None = None
+    data_dir: str | None = None
+    adventure: str | None = None
+    source: str | None = None
+
+
+def story_setup(record: dict | None = None, data_dir: str | None = None,
+                adventure: str | None = None, source: str | None = None) -> StorySetup:
+    """The setup of a match, with a fresh case's ``adventure`` (any id or name the campaign
+    knows) made its id; ``InputError`` for an unknown one."""
+    if record is None and adventure is not None:
+        from deduce.models.detective_story.data import load_campaign
+
+        adventure = load_campaign(data_dir).adventure(adventure).id
+    return StorySetup(record, data_dir, adventure, source)
+
+
+def match_specs(match: Match) -> list[CaseSpec]:
+    """One ``CaseSpec`` per case: the match's policy from its setup's start, seeded by
+    ``case_seed``."""
+    (policy,) = match.bots
+    s = match.setup
+    return [CaseSpec(s.record, s.data_dir, policy, seed, s.adventure)
+            for _, seed in schedule(match.bots, match.games, match.seed, case_seed)]
 
 
 def presolve(record: dict, data_dir: str | None) -> None:
@@ -44,26 +65,42 @@ def presolve(record: dict, data_dir: str | None) -> None:
         solver_for(cf.ctx).at(cf.case, cf.phase, cf.waited)
 
 
-def run_selfplay(policy: str, cases: int, seed: int, record: dict | None = None,
-                 data_dir: str | None = None, adventure: str | None = None, workers: int = 1,
-                 progress=None, scheduler: str | None = None) -> dict:
-    """Play ``cases`` cases with ``policy`` from ``record`` (None: fresh first cases on
-    ``adventure``, or A000's roll) and summarise, in this process, on ``workers`` local
-    processes or on the Dask ``scheduler``. ``progress(total)`` is a context manager
-    yielding ``tick(k)`` (e.g. a progress bar)."""
-    import contextlib
+def prepare(match: Match) -> None:
+    """The optimal policy from a record on local workers: its DP solved once, here."""
+    s = match.setup
+    if match.bots == ("optimal",) and s.record is not None and match.workers > 1 \
+            and not match.scheduler:
+        presolve(s.record, s.data_dir)
 
-    if record is None and adventure is not None:
-        from deduce.models.detective_story.data import load_campaign
 
-        adventure = load_campaign(data_dir).adventure(adventure).id
-    if policy == "optimal" and record is not None and workers > 1 and not scheduler:
-        presolve(record, data_dir)
-    specs = [CaseSpec(record, data_dir, policy, case_seed(seed, i), adventure)
-             for i in range(cases)]
-    bar = progress(cases) if progress else contextlib.nullcontext(None)
-    with open_executor(workers, scheduler) as executor, bar as tick:
-        results = run_games(play_one, specs, executor, progress=tick)
-    out = summarise(policy, seed, results)
-    out["adventure"] = record["adventure"] if record else adventure
-    return out
+def summarise(policy: str, results: list[CaseResult]) -> dict:
+    """The figures: arrest rate with its Wilson 95% interval, turns, deaths, Luck."""
+    n = len(results)
+    wins = sum(r.won for r in results)
+    lo, hi = wilson_ci(wins, n)
+    outcomes = Counter(r.outcome for r in results)
+    luck = sum(r.luck_spent for r in results)
+    return {
+        "policy": policy, "cases": n,
+        "arrest_rate": wins / n if n else 0.0, "ci95": [lo, hi], "wins": wins,
+        "mean_turns": sum(r.turns for r in results) / n if n else 0.0,
+        "deaths": sum(r.holmes_killed for r in results),
+        "party_deaths": sum(r.party_deaths for r in results),
+        "luck_spent": luck, "mean_luck_spent": luck / n if n else 0.0,
+        "outcomes": dict(sorted(outcomes.items())),
+    }
+
+
+def match_summary(match: Match, results: list[CaseResult]) -> Summary:
+    """The policy's row (an arrest is a win; turns: the case's turns) and the figures."""
+    (policy,) = match.bots
+    s = match.setup
+    figures = summarise(policy, results)
+    figures["adventure"] = s.record["adventure"] if s.record else s.adventure
+    figures["from"] = s.source
+    standing = Standing(policy, figures["wins"], sum(r.turns for r in results))
+    return Summary((standing,), figures)
+
+
+GAME = SelfPlayGame("detective-story", POLICIES, match_specs, play_one, match_summary,
+                    prepare=prepare, label="cases")

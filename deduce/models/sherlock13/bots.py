@@ -1,4 +1,4 @@
-"""Sherlock 13 bots and the pure self-play game ``play_one(spec) -> Result``.
+"""Sherlock 13 bots: strategies that play through their own record (self-play: ``selfplay.py``).
 
 A bot sees the game only through its own ``record.Record`` (its hand and every public
 event, built with ``record.new_record`` and ``Record.add``; another player's exchange comes
@@ -22,35 +22,21 @@ certainty check, the accusation and every question's joint (answer, criminal) ta
 from __future__ import annotations
 
 import copy
-from abc import ABC, abstractmethod
 import random
-from dataclasses import dataclass, replace
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations
-from typing import NamedTuple, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
-from deduce.core.selfplay import Result, game_seed, lineup
-from deduce.models.sherlock13.cards import HAND_SIZE, ICON_MATRIX, N_CARDS, SUSPECTS
+from deduce.models.sherlock13.cards import HAND_SIZE, ICON_MATRIX, N_CARDS
 from deduce.models.sherlock13.knowledge import Question, Worlds, count_worlds, questions_for
-from deduce.models.sherlock13.record import CriminalFact, IconFact, Record, new_record
-from deduce.models.sherlock13.rules import (
-    Accuse,
-    Action,
-    Count,
-    Exchange,
-    ExchangeEvent,
-    Raise,
-    VARIANTS,
-    State,
-    default_names,
-)
-
-#: a game with this many turns (events) and no winner counts as won by nobody
-TURN_CAP = 200
+from deduce.models.sherlock13.record import CriminalFact, IconFact, Record
+from deduce.models.sherlock13.rules import Accuse, Action, Count, Exchange, Raise
 
 _CERTAIN = 1 - 1e-12
 _ICON = np.asarray(ICON_MATRIX, dtype=np.int64)
@@ -399,65 +385,3 @@ def make_bot(name: str | Bot) -> Bot:
     if isinstance(name, Bot):
         return copy.deepcopy(name)
     return BOTS[resolve(name, BOTS, "bot", where="--bots")]()
-
-
-# ----------------------------------------------------------------------------- games
-class GameSpec(NamedTuple):
-    """One game: player count, variant, bots in seat order (names or ``Bot`` objects), seed."""
-
-    players: int
-    variant: str
-    bots: tuple
-    seed: int
-
-
-def game_specs(players: int, variant: str, bots: Sequence[str | Bot], games: int,
-               seed: int) -> list[GameSpec]:
-    """The specs of a match: seats rotate (``core.selfplay.lineup``: in game g the bot at
-    position i sits at seat (i + g) % players), seeds derived from ``seed`` per game.
-    ``InputError`` naming the option for a bad player count, variant, bot or game count."""
-    if players not in HAND_SIZE:
-        raise InputError(f"Sherlock 13 is played by 2, 3 or 4 players, not {players}", where="--players")
-    if variant not in VARIANTS:
-        raise InputError(f"expected standard or expert, not {variant!r}", where="--variant")
-    if len(bots) != players:
-        raise InputError(f"{len(bots)} bots given for {players} players: give one bot per seat",
-                         where="--bots")
-    if games < 1:
-        raise InputError(f"expected at least 1 game, not {games}", where="--games")
-    canon = [b if isinstance(b, Bot) else resolve(b, BOTS, "bot", where="--bots") for b in bots]
-    return [GameSpec(players, variant, tuple(lineup(canon, g)), game_seed(seed, g))
-            for g in range(games)]
-
-
-def play_one(spec: GameSpec | tuple) -> Result:
-    """Play one game to the end (or ``TURN_CAP`` turns: no winner). Pure: the result
-    depends only on ``spec``. Per-seat stats: ``turns`` (own turns taken), ``questions``,
-    ``wrong_accusations``."""
-    players, variant, bot_names, seed = spec
-    deal_rng = random.Random(seed)
-    state = State.deal(players, variant, deal_rng)
-    names = default_names(players)
-    bots = [make_bot(b) for b in bot_names]
-    rngs = [random.Random(deal_rng.getrandbits(64)) for _ in range(players)]
-    records = [new_record(variant, names, names[s], [SUSPECTS[c] for c in state.start_hands[s]])
-               for s in range(players)]
-    stats = [{"turns": 0, "questions": 0, "wrong_accusations": 0} for _ in range(players)]
-    turns = 0
-    while not state.is_over() and turns < TURN_CAP:
-        seat = state.current
-        action = bots[seat].choose(records[seat], rngs[seat])
-        event = state.apply(action)
-        turns += 1
-        stats[seat]["turns"] += 1
-        if isinstance(action, Accuse):
-            if not event.correct:
-                stats[seat]["wrong_accusations"] += 1
-        else:
-            stats[seat]["questions"] += 1
-        for s, rec in enumerate(records):
-            if isinstance(event, ExchangeEvent) and s != event.actor:
-                rec.add(replace(event, took=None))
-            else:
-                rec.add(event)
-    return Result(state.winner() if state.is_over() else None, turns, tuple(stats))
