@@ -26,6 +26,7 @@ import random
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
+from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.data import Data, shown
 from deduce.models.detective_story.state import (
@@ -39,6 +40,7 @@ from deduce.models.detective_story.state import (
     case_to_record,
     parse_record,
 )
+from deduce.models.detective_story.worlds import PlainDecisions, Sampler
 
 DEFAULT_TRAITS = ("Aware", "Charisma", "Tracking")
 
@@ -93,16 +95,13 @@ def new_record(data: Data, adventure: str | None = None, seed: int | None = None
 
 
 def _start(data: Data, rec: dict, rng: random.Random) -> dict:
-    """Apply the Adventure's "start" special rules with seeded dice."""
+    """Apply the Adventure's "start" special rules with seeded dice (a fight there is
+    fought the plain way: ``worlds.PlainDecisions``)."""
     cf = parse_record(rec, "new case", data)
     if not any(s.when == "start" for s in cf.ctx.adventure.special):
         return rec
-    from deduce.models.detective_story import engine as E
-    from deduce.models.detective_story.bots import make_policy
-    from deduce.models.detective_story.worlds import Sampler
-
-    w = Sampler(rng, make_policy("greedy"), cf.ctx, log=True)
-    case = E._specials(w, cf.ctx, cf.case, "start", lambda w, c: c)
+    w = Sampler(rng, PlainDecisions(), cf.ctx, log=True)
+    case = E.specials(w, cf.ctx, cf.case, "start", lambda w, c: c)
     return case_to_record(cf, case, log=w.log)
 
 

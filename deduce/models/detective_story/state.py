@@ -49,6 +49,7 @@ from deduce.core.games import refuse_other_game
 from deduce.core.names import resolve
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.data import Adventure, Data, Sheet, shown
+from deduce.models.detective_story.knowledge import villain_distribution
 
 GAME = "detective-story"
 VERSION = 1
@@ -180,17 +181,6 @@ class Context:
         """R005a: the Villain and Motive are known and SM reaches the Motive value."""
         value = self.motive_value(case)
         return value is not None and case.sm >= value
-
-
-def villain_distribution(adventure: Adventure, ruled_out: frozenset) -> tuple:
-    """The Villain line's d6 weighted by faces; faces of ruled-out Villains are rolled again."""
-    faces = [v for v in adventure.line(T.VILLAIN) if v not in ruled_out]
-    if not faces:
-        raise InputError(f"every Villain of {adventure.id} is ruled out", field="ruled_out")
-    counts: dict[str, int] = {}
-    for v in faces:
-        counts[v] = counts.get(v, 0) + 1
-    return tuple((n / len(faces), v) for v, n in counts.items())
 
 
 def merge_traits(base: dict[str, int], grants: list[tuple[str, int]]) -> tuple:
