@@ -85,6 +85,13 @@ class Answers:
             self.used.append({"question": q.text, "answer": text.strip()})
             return value
 
+    def check_all_used(self) -> None:
+        """``InputError`` naming the first answer given that no question took."""
+        n = len(self.used)
+        if n < len(self.given):
+            raise InputError(f"{len(self.given)} answers given, the turn took {n}: "
+                             f"'{self.given[n]}' and after are left over", where=f"--answer {n + 1}")
+
 
 def _total(text: str, low: int = 2, high: int = 12) -> int:
     """A die face or a dice total typed by the player (``core.numbers``: decimal digits of

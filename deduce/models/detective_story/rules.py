@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from deduce.core.errors import InputError
 from deduce.models.detective_story import engine as E
@@ -61,6 +61,12 @@ from deduce.models.detective_story.state import (
 )
 from deduce.models.detective_story.worlds import Decisions, PlainDecisions, Policy, Sampler
 
+class PlayingWorld(E.World, Protocol):
+    """A world that knows the case's ``Context`` (``worlds.Sampler``, ``live.Told``)."""
+
+    ctx: Context
+
+
 #: the one player of the solo game
 PLAYER = 0
 #: the chance outcomes of the Encounter Matrix: natural 2d6 totals and their probabilities
@@ -68,17 +74,17 @@ ENCOUNTER_ROLLS = tuple((s, p) for s, p in E.TWO_D6)
 
 
 # ----------------------------------------------------------------------------- a turn
-def play_action(w, case: Case, action: str) -> tuple[Case, bool]:
-    """The Action phase of the turn in world ``w`` (one that knows its ``ctx``: a
-    ``worlds.Sampler`` or a ``live.Told``): ``action`` if legal, else ``InputError``; the
-    case after it and whether it was Wait (the Encounter Matrix then adds 1)."""
+def play_action(w: PlayingWorld, case: Case, action: str) -> tuple[Case, bool]:
+    """The Action phase of the turn in world ``w``: ``action`` if legal, else
+    ``InputError``; the case after it and whether it was Wait (the Encounter Matrix then
+    adds 1)."""
     E.check_action(w.ctx, case, action)
     w.note(f"turn {case.turn}: {action}")
     waited = action == T.WAIT
     return E.take_action(w, w.ctx, case, action, E.AFTER_ACTION[waited]), waited
 
 
-def play_encounter(w, case: Case, waited: bool) -> Case:
+def play_encounter(w: PlayingWorld, case: Case, waited: bool) -> Case:
     """The Encounter Matrix (``waited``: +1 after Wait) and the end of the turn, in world
     ``w``; the end of the case is noted."""
     case = E.encounter(w, w.ctx, case, waited, E.AFTER_TURN)
