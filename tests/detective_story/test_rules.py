@@ -76,7 +76,7 @@ def playout(st: State, seed: int) -> list:
     raise AssertionError(f"the case did not end in {MAX_TURNS} turns")
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(30))
 def test_random_playouts_of_fresh_shipped_cases(seed):
     first = State.new(seed)
     taken = playout(first, seed)
@@ -86,7 +86,7 @@ def test_random_playouts_of_fresh_shipped_cases(seed):
     assert again.observation() == first.observation() and again.is_over()
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(15))
 def test_random_playouts_of_a_tiny_campaign(seed, tiny_session_dir):
     data = load_campaign(tiny_session_dir)
     playout(State.new(seed, data), seed)

@@ -61,6 +61,7 @@ from deduce.models.detective_story.state import (
 )
 from deduce.models.detective_story.worlds import Decisions, PlainDecisions, Policy, Sampler
 
+
 class PlayingWorld(E.World, Protocol):
     """A world that knows the case's ``Context`` (``worlds.Sampler``, ``live.Told``)."""
 
@@ -70,7 +71,7 @@ class PlayingWorld(E.World, Protocol):
 #: the one player of the solo game
 PLAYER = 0
 #: the chance outcomes of the Encounter Matrix: natural 2d6 totals and their probabilities
-ENCOUNTER_ROLLS = tuple((s, p) for s, p in E.TWO_D6)
+ENCOUNTER_ROLLS = E.TWO_D6
 
 
 # ----------------------------------------------------------------------------- a turn
