@@ -38,7 +38,7 @@ from deduce.models.detective_story.campaign import new_record  # noqa: E402
 from deduce.models.detective_story.data import load_campaign  # noqa: E402
 from deduce.models.detective_story.state import parse_record  # noqa: E402
 from deduce.models.detective_story.naive import Naive  # noqa: E402
-from deduce.models.detective_story.worlds import play_case  # noqa: E402
+from deduce.models.detective_story.rules import play_case  # noqa: E402
 from timing import median_time  # noqa: E402
 
 

@@ -24,7 +24,7 @@ from deduce.models.detective_story import data as D  # noqa: E402
 from deduce.models.detective_story.bots import CaseSpec, case_seed, make_policy, play_one  # noqa: E402
 from deduce.models.detective_story.campaign import new_record  # noqa: E402
 from deduce.models.detective_story.state import parse_record  # noqa: E402
-from deduce.models.detective_story.worlds import play_case  # noqa: E402
+from deduce.models.detective_story.rules import play_case  # noqa: E402
 
 
 def cases_per_second(policy: str, cases: int, seed: int) -> float:

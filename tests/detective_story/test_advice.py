@@ -14,7 +14,7 @@ from deduce.models.detective_story.advice import Solver, advise, reroll_advice, 
 from deduce.models.detective_story.bots import make_policy
 from deduce.models.detective_story.data import load_campaign
 from deduce.models.detective_story.naive import Naive
-from deduce.models.detective_story.worlds import play_case
+from deduce.models.detective_story.rules import play_case
 
 from .conftest import fresh
 

@@ -27,7 +27,8 @@ from deduce.models.detective_story.campaign import (
     spend_trait,
 )
 from deduce.models.detective_story.state import case_to_record
-from deduce.models.detective_story.worlds import Sampler, play_case
+from deduce.models.detective_story.rules import play_case
+from deduce.models.detective_story.worlds import Sampler
 
 from .conftest import fresh, load_case
 

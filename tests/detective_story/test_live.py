@@ -266,7 +266,8 @@ def test_random_answers_never_cause_a_traceback(seed, adventure, turns, said):
 
 
 def test_the_reroll_hint_comes_before_the_new_roll():
-    from deduce.models.detective_story.live import Told, play_action
+    from deduce.models.detective_story.live import Told
+    from deduce.models.detective_story.rules import play_action
 
     cf = parse_record(new_record(DATA, "a001", seed=7), "live", DATA)
     hints = []

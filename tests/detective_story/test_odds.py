@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.odds import (
-    action_odds,
-    encounter_odds,
-    row_odds,
-    state_report,
-    villain_candidates,
-)
+from deduce.models.detective_story.knowledge import villain_candidates
+from deduce.models.detective_story.odds import action_odds, encounter_odds, row_odds, state_report
 
 from .conftest import fresh
 

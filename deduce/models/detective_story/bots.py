@@ -23,7 +23,11 @@ from deduce.models.detective_story import advice as A
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context, outcome_text
+from deduce.models.detective_story.campaign import new_record
+from deduce.models.detective_story.data import load_campaign
+from deduce.models.detective_story.rules import play_case
+from deduce.models.detective_story.state import Case, Context, outcome_text, parse_record
+from deduce.models.detective_story.worlds import PlainDecisions
 
 POLICIES = ("optimal", "greedy", "random")
 
@@ -81,8 +85,9 @@ class OptimalPolicy:
         return plan.__getitem__
 
 
-class GreedyPolicy:
-    """One step ahead with fixed scores (no look-ahead)."""
+class GreedyPolicy(PlainDecisions):
+    """One step ahead with fixed scores (no look-ahead); option 3 and fights the plain way
+    (``worlds.PlainDecisions``: Deduction first, the strongest fighter, never flees)."""
 
     name = "greedy"
 
@@ -101,13 +106,6 @@ class GreedyPolicy:
 
     def reroll(self, w, case: Case, tag, roll: int, mod: int, table, k_row) -> bool:
         return tag != "encounter" and ROW_SCORE[T.row_for(table, roll + mod).outcome] < 0
-
-    def choose(self, w, case: Case, kind: str, options, k):
-        return options[0]
-
-    def combat_plan(self, w, case: Case, setup: C.Setup, k):
-        champ = max(setup.fighters, key=lambda f: f.strike).key
-        return lambda x: (champ, False)
 
 
 class RandomPolicy:
@@ -167,10 +165,6 @@ _START_CACHE: dict = {}
 
 
 def _start(spec: CaseSpec, rng: random.Random):
-    from deduce.models.detective_story.campaign import new_record
-    from deduce.models.detective_story.data import load_campaign
-    from deduce.models.detective_story.state import parse_record
-
     data = load_campaign(spec.data_dir)
     if spec.record is not None:
         key = (id(spec.record), spec.data_dir)
@@ -191,8 +185,6 @@ def _start(spec: CaseSpec, rng: random.Random):
 
 def play_one(spec: CaseSpec) -> CaseResult:
     """Play one case (pure: the result depends only on ``spec``)."""
-    from deduce.models.detective_story.worlds import play_case
-
     rng = random.Random(spec.seed)
     cf = _start(spec, rng)
     policy = _POLICY_CACHE.get(spec.policy)

@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import copy
 import random
+from pathlib import Path
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
+from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.data import Data, shown
 from deduce.models.detective_story.state import (
+    BETWEEN,
     GAME,
     HOLMES_KILLED,
     OUTCOMES,
+    TIME_UP,
     VERSION,
     Case,
     outcome_text,
@@ -39,6 +43,7 @@ from deduce.models.detective_story.state import (
     case_to_record,
     parse_record,
 )
+from deduce.models.detective_story.worlds import PlainDecisions, Sampler
 
 DEFAULT_TRAITS = ("Aware", "Charisma", "Tracking")
 
@@ -55,11 +60,18 @@ def check_traits(traits) -> list[str]:
     return names
 
 
+def folder_field(data_dir: str | None) -> str | None:
+    """The record's ``data`` field for the campaign folder ``data_dir`` (``--data``): its
+    absolute path, so the record finds it from anywhere (None: the shipped campaign)."""
+    return str(Path(data_dir).resolve()) if data_dir else None
+
+
 def new_record(data: Data, adventure: str | None = None, seed: int | None = None,
                traits=DEFAULT_TRAITS, equipment: str | None = None,
                data_dir: str | None = None) -> dict:
     """A first case at turn 1: Holmes 9/5/7 with 3 Traits, 4 Luck, Watson, 1d6 equipment,
-    1d6 Adventure (A000) unless given; the Adventure's start rules applied (seeded)."""
+    1d6 Adventure (A000) unless given; the Adventure's start rules applied (seeded).
+    ``data_dir``: the campaign folder the data came from (None: the shipped campaign)."""
     rng = random.Random(seed)
     adv = data.adventure(adventure) if adventure else data.adventures.get(_roll(rng, data.campaign.first_case))
     if adv is None:
@@ -72,7 +84,8 @@ def new_record(data: Data, adventure: str | None = None, seed: int | None = None
         equipment = _roll(rng, data.campaign.equipment)
     names = check_traits(traits)
     rec = {
-        "game": GAME, "version": VERSION, "data": data_dir, "campaign": data.campaign.id,
+        "game": GAME, "version": VERSION, "data": folder_field(data_dir),
+        "campaign": data.campaign.id,
         "adventure": adv.id, "first_case": True, "seed": seed, "phase": "action",
         "waited": False, "turn": 1, "sm": 0, "luck": T.START_LUCK, "villain": None,
         "motive": None, "villain_meetings": 0, "bonus": None, "trapped": False,
@@ -93,22 +106,36 @@ def new_record(data: Data, adventure: str | None = None, seed: int | None = None
 
 
 def _start(data: Data, rec: dict, rng: random.Random) -> dict:
-    """Apply the Adventure's "start" special rules with seeded dice."""
+    """Apply the Adventure's "start" special rules with seeded dice (a fight there is
+    fought the plain way: ``worlds.PlainDecisions``)."""
     cf = parse_record(rec, "new case", data)
     if not any(s.when == "start" for s in cf.ctx.adventure.special):
         return rec
-    from deduce.models.detective_story import engine as E
-    from deduce.models.detective_story.bots import make_policy
-    from deduce.models.detective_story.worlds import Sampler
-
-    w = Sampler(rng, make_policy("greedy"), cf.ctx, log=True)
-    case = E._specials(w, cf.ctx, cf.case, "start", lambda w, c: c)
+    w = Sampler(rng, PlainDecisions(), cf.ctx, log=True)
+    case = E.specials(w, cf.ctx, cf.case, "start", lambda w, c: c)
     return case_to_record(cf, case, log=w.log)
 
 
 # ----------------------------------------------------------------------------- end of a case
-#: the ``phase`` of a record between cases (written by ``end_case``)
-BETWEEN = "between"
+
+
+def case_to_close(case: Case, phase: str, time_up: bool = False) -> Case:
+    """The case ``deduce story end`` closes: ``case`` once it is over; with ``time_up``, the
+    case lost on time, only at turn 12 with no outcome (R007). ``InputError`` (field
+    ``time_up``, or ``outcome`` for a case still running) otherwise."""
+    if time_up:
+        if case.over:
+            raise InputError(f"the case is already over ({outcome_text(case.outcome)})",
+                             field="time_up")
+        if case.turn != T.TURNS:
+            raise InputError(f"the record is at turn {case.turn}: a case runs to the end of "
+                             f"turn {T.TURNS} (R007)", field="time_up")
+        return case._replace(outcome=TIME_UP)
+    if not case.over:
+        raise InputError(f"the case is still running (turn {case.turn}, phase {phase}); close "
+                         "it once it is over (outcome set), or with --time-up once turn "
+                         f"{T.TURNS} is played without an arrest", field="outcome")
+    return case
 
 
 def close_case(cf: CaseFile, case: Case, rng: random.Random) -> tuple[dict, tuple | None]:
@@ -296,6 +323,19 @@ def spend_equipment(rec: dict, data: Data, rng: random.Random) -> dict:
     return rec
 
 
+def surviving_allies(rec: dict) -> list[str]:
+    """The Allies with Holmes at the end of the case (who may become Friends, R010);
+    ``InputError`` (field ``allies``) if there is none."""
+    allies = _ally_ids(rec)
+    if not allies:
+        raise InputError("no Ally was with Holmes at the end of the case", field="allies")
+    return allies
+
+
+def _ally_ids(rec: dict) -> list[str]:
+    return [a["id"] for a in rec.get("allies", [])]
+
+
 def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int],
                  replace: str | None = None) -> dict:
     """6 SM: a surviving Ally of the case becomes a Friend: +4 Qualities split as
@@ -303,8 +343,7 @@ def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int],
     the new one replaces the Friend ``replace`` (Watson is not a Friend and stays)."""
     _between(rec)
     rec = copy.deepcopy(rec)
-    allies = [a["id"] for a in rec.get("allies", [])]
-    if cid not in allies:
+    if cid not in _ally_ids(rec):
         raise InputError(f"{cid} is not a surviving Ally of this case", field="friend")
     friends = rec.get("friends", [])
     if any(f["id"] == cid for f in friends):
@@ -330,8 +369,10 @@ def spend_friend(rec: dict, data: Data, cid: str, split: tuple[int, int, int],
     return rec
 
 
-def next_record(rec: dict, data: Data, adventure: str, seed: int | None = None) -> dict:
-    """The next case's record at turn 1 (SM at most 1, Friends along, wounds healed)."""
+def next_record(rec: dict, data: Data, adventure: str, seed: int | None = None,
+                data_dir: str | None = None) -> dict:
+    """The next case's record at turn 1 (SM at most 1, Friends along, wounds healed);
+    ``data_dir``: the campaign folder given for it (None: the record's ``data`` stays)."""
     _between(rec)
     rng = random.Random(seed)
     adv = data.adventure(adventure)
@@ -355,4 +396,7 @@ def next_record(rec: dict, data: Data, adventure: str, seed: int | None = None) 
     if line <= ruled:
         ruled -= line  # every Villain of this Adventure has been caught: they all return
     out["ruled_out"] = sorted(ruled)
-    return _start(data, out, rng)
+    out = _start(data, out, rng)
+    if data_dir:
+        out["data"] = folder_field(data_dir)
+    return out

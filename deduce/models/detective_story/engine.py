@@ -1,28 +1,19 @@
-"""Rules engine of a case (R001-R009), written once for two worlds.
+"""Rules engine of a case (R001-R009), written once for several worlds.
 
 Every rule is a function ``f(w, ctx, case, ..., k)`` in continuation-passing style: instead
-of returning, it calls ``k(w, case, ...)`` with what happened. The world ``w`` decides what
-a chance node or a decision means:
+of returning, it calls ``k(w, case, ...)`` with what happened. The world ``w`` (a
+``World``: the typed interface below) decides what a chance node or a decision means:
 
 - ``worlds.Sampler`` rolls seeded dice (``random.Random``, the only source of chance) and
-  asks a policy; the continuation returns the case, so a turn is played once;
+  asks a policy; the continuation returns the case, so a turn is played once
+  (``rules.State`` plays a case this way);
+- ``live.Told`` asks the player what the table's dice showed and what they chose;
 - ``advice.Tracer`` follows every outcome and records the phase as an expression (weighted
   ends of the phase, decisions kept as nodes) that the advisor's DP evaluates per turn;
 - ``advice.Expect`` and ``naive.Naive`` sum over every outcome with its exact probability and
   maximise over decisions; the continuation returns P(case won).
 
-World interface: ``w.chance(case, [(p, x), ...], k, what=None)`` (``what``: what is rolled,
-for a player who tells the dice, ``live.Told``: ``("d6", outcome of each face, what the die
-is for)``, with a fourth part ``{outcome: its name}`` where an outcome is no id or line,
-``("test", fx.Test)``, ``("heal", (healer, member, 2d6 needed))``, ``("1d3", member)``,
-``("ally",)`` or ``("trait",)`` (drawn at random)), ``w.choose(case, kind, options, k)``,
-``w.luck_roll(case, tag, modifier, with_sm, table, k)`` (an Action's 2d6, plus SM if
-``with_sm``, that Luck may re-roll once, R003; ``k`` gets the table row's outcome),
-``w.plain_roll(case, modifier, table, k)`` (the Encounter Matrix 2d6),
-``w.sm_at_least(case, value, k_yes, k_no)`` and ``w.roll_at_most_sm(case, offset, k)`` (the
-only two places where the SM decides, besides the rolls), ``w.combat(case, setup, k)``,
-``w.tail(key, case, k, f)`` (a paragraph read as the last thing of a phase: the tracer
-traces it once per mode) and ``w.note(text)`` (the sampler's log).
+The world interface is the ``World`` protocol below: one method per kind of node.
 
 SM and Luck are only changed through ``add_sm``/``add_luck`` and only read through the world,
 so the tracer can run a case whose SM and Luck are symbolic (``advice.Lin``) and the advisor
@@ -78,11 +69,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import groupby
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from deduce.core.errors import InputError
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import effects as fx
 from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.knowledge import motive_distribution
 from deduce.models.detective_story.state import (
     ARRESTED,
     outcome_text,
@@ -94,6 +87,60 @@ from deduce.models.detective_story.state import (
     Case,
     Context,
 )
+
+#: a continuation: ``k(w, case, ...)`` goes on with what happened (what it returns is the
+#: world's business: the case for a sampler, P(win) for the exact worlds)
+K = Callable[..., Any]
+#: a chance node's outcomes: ``((probability, outcome), ...)``
+Dist = Sequence[tuple[float, Any]]
+
+
+@runtime_checkable
+class World(Protocol):
+    """What the rules ask of a world (see the module docstring for each call's contract).
+
+    ``worlds.Sampler``, ``live.Told``, ``advice.Tracer``, ``advice.Expect`` and
+    ``naive.Naive`` implement it; every rule function takes one as ``w``.
+    """
+
+    def note(self, text: str) -> None:
+        """Something that happened, in words (a sampler's or a told turn's log)."""
+
+    def chance(self, case: Case, dist: Dist, k: K, what: tuple | None = None) -> Any:
+        """A chance node: ``k(w, case, outcome)`` for an outcome of ``dist``.
+
+        ``what`` says what is rolled, for a player who tells the dice (``live.Told``):
+        ``("d6", outcome of each face, what the die is for)``, with a fourth part
+        ``{outcome: its name}`` where an outcome is no id or line; ``("test", fx.Test)``;
+        ``("heal", (healer, member, 2d6 needed))``; ``("1d3", member)``; ``("ally",)`` or
+        ``("trait",)`` (drawn at random).
+        """
+
+    def choose(self, case: Case, kind: str, options: Sequence[str], k: K) -> Any:
+        """A decision of the player: ``k(w, case, option)``."""
+
+    def luck_roll(self, case: Case, tag: str, mod: int, with_sm: bool, table, k: K) -> Any:
+        """An Action's 2d6 (+ ``mod``, + SM if ``with_sm``) that 1 Luck may re-roll
+        (R003): ``k(w, case, outcome of the table's row)``."""
+
+    def plain_roll(self, case: Case, mod: int, table, k: K) -> Any:
+        """The Encounter Matrix 2d6 (+ ``mod``): ``k(w, case, outcome of the row)``."""
+
+    def sm_at_least(self, case: Case, value: int, k_yes: K, k_no: K) -> Any:
+        """``k_yes(w, case)`` if SM >= ``value``, else ``k_no(w, case)``."""
+
+    def roll_at_most_sm(self, case: Case, offset: int, k: K) -> Any:
+        """2d6 against SM + ``offset``: ``k(w, case, passed)``."""
+
+    def combat(self, case: Case, setup: C.Setup, k: K) -> Any:
+        """A fight (R009): ``k(w, case, terminal)`` with one of ``combat.terminals``."""
+
+    def tail(self, key: tuple, case: Case, k: K, f: Callable[..., Any]) -> Any:
+        """The last thing of a phase, ``f(w, case, k)`` (``key`` names it for a tracer)."""
+
+    def finish(self, phase: "Phase", case: Case) -> Any:
+        """The end of a phase (``Phase(w, case)`` calls it)."""
+
 
 # ----------------------------------------------------------------------------- dice
 TWO_D6 = tuple((s, (6 - abs(s - 7)) / 36) for s in range(2, 13))
@@ -117,7 +164,7 @@ class Phase:
     def __init__(self, key: tuple):
         self.key = key
 
-    def __call__(self, w, case: Case):
+    def __call__(self, w: World, case: Case):
         return w.finish(self, case)
 
     def __repr__(self) -> str:
@@ -267,7 +314,7 @@ def _remove(case: Case, member: str, killed: bool) -> Case:
     return case._replace(dead=case.dead | {member}) if killed else case
 
 
-def hurt(w, ctx: Context, case: Case, member: str, level: str, k):
+def hurt(w: World, ctx: Context, case: Case, member: str, level: str, k):
     """``member`` suffers ``level`` (wounded, serious, killed/death) (R009b)."""
     if level == "wounded":
         h = health_of(case, member)
@@ -290,7 +337,7 @@ def hurt(w, ctx: Context, case: Case, member: str, level: str, k):
                     lambda w, c, n: k(w, add_luck(c, -n)), what=("1d3", member))
 
 
-def random_ally(w, case: Case, k, none):
+def random_ally(w: World, case: Case, k, none):
     """Pick a random Ally (uniform); ``none(w, case)`` if there is none."""
     if not case.allies:
         return none(w, case)
@@ -320,7 +367,7 @@ def _yes_no(p: float) -> tuple:
 
 
 # ----------------------------------------------------------------------------- effects
-def run_effects(w, ctx: Context, case: Case, effects: fx.Effects, k, start: int = 0):
+def run_effects(w: World, ctx: Context, case: Case, effects: fx.Effects, k, start: int = 0):
     """Apply ``effects[start:]`` in order, then ``k(w, case)`` (stops once the case is over)."""
     for i in range(start, len(effects)):
         if case.outcome is not None:
@@ -363,14 +410,14 @@ def _afflict(case: Case, e: fx.Afflict) -> Case:
     return _set_health(case, e.who, h)
 
 
-def _join(w, ctx: Context, case: Case, cid: str) -> Case:
+def _join(w: World, ctx: Context, case: Case, cid: str) -> Case:
     if cid in case.gone or cid in ctx.barred or any(c == cid for c, _ in case.allies):
         return case
     w.note(f"{ctx.sheets[cid].name} joins as an Ally")
     return case._replace(allies=tuple(sorted(case.allies + ((cid, (0, 0, 0)),))))
 
 
-def _branch(w, ctx: Context, case: Case, e, rest):
+def _branch(w: World, ctx: Context, case: Case, e, rest):
     t = type(e)
     if t is fx.Test:
         p = test_probability(ctx, case, e)
@@ -401,12 +448,12 @@ def _branch(w, ctx: Context, case: Case, e, rest):
 
 
 # ----------------------------------------------------------------------------- paragraphs
-def read(w, ctx: Context, case: Case, pid: str, k, line: str | None = None):
+def read(w: World, ctx: Context, case: Case, pid: str, k, line: str | None = None):
     """Read Memoirs paragraph ``pid`` (reached through ``line`` if from an Adventure line)."""
     return w.tail(("read", pid, line), case, k, lambda w, c, k2: _read(w, ctx, c, pid, k2, line))
 
 
-def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
+def _read(w: World, ctx: Context, case: Case, pid: str, k, line: str | None):
     p = ctx.data.paragraphs[pid]
     w.note(f"read {pid} ({p.title})")
     if line == T.CLUE:
@@ -424,12 +471,12 @@ def _read(w, ctx: Context, case: Case, pid: str, k, line: str | None):
     return run_effects(w, ctx, case, p.effects, k)
 
 
-def line_event(w, ctx: Context, case: Case, line: str, k):
+def line_event(w: World, ctx: Context, case: Case, line: str, k):
     """Roll 1d6 on the Adventure's ``line`` and resolve the event (R006, R008)."""
     return w.tail(("line", line), case, k, lambda w, c, k2: _line_event(w, ctx, c, line, k2))
 
 
-def _line_event(w, ctx: Context, case: Case, line: str, k):
+def _line_event(w: World, ctx: Context, case: Case, line: str, k):
     if line == T.VILLAIN:
         return villain_event(w, ctx, case, k)
     if line == T.WATSON and case.watson is None:
@@ -438,7 +485,7 @@ def _line_event(w, ctx: Context, case: Case, line: str, k):
     return _line(w, ctx, case, line, k)
 
 
-def _line(w, ctx: Context, case: Case, line: str, k):
+def _line(w: World, ctx: Context, case: Case, line: str, k):
     ids = ctx.adventure.line(line)
     counts: dict[str, int] = {}
     for pid in ids:
@@ -448,7 +495,7 @@ def _line(w, ctx: Context, case: Case, line: str, k):
                     what=("d6", ids, f"the {line.capitalize()} line"))
 
 
-def holmes_or_watson(w, ctx: Context, case: Case, k):
+def holmes_or_watson(w: World, ctx: Context, case: Case, k):
     """1d6: 1-3 a Holmes event, 4-6 a Watson event."""
     return w.chance(case, ((0.5, T.HOLMES), (0.5, T.WATSON)),
                     lambda w, c, line: line_event(w, ctx, c, line, k),
@@ -456,47 +503,49 @@ def holmes_or_watson(w, ctx: Context, case: Case, k):
 
 
 # ----------------------------------------------------------------------------- the Villain
-def _specials(w, ctx: Context, case: Case, when: str, k):
+def specials(w: World, ctx: Context, case: Case, when: str, k):
+    """The Adventure's special rules for ``when`` (start, reveal, motive), then ``k(w, case)``
+    (rules marked for the first case only are skipped in later cases)."""
     effects = tuple(e for s in ctx.adventure.special if s.when == when
                     and (ctx.first_case or not s.first_case_only) for e in s.effects)
     return run_effects(w, ctx, case, effects, k) if effects else k(w, case)
 
 
-def reveal_villain(w, ctx: Context, case: Case, k):
+def reveal_villain(w: World, ctx: Context, case: Case, k):
     """Roll the Villain line (R005a): the Villain's SM modifier applies, then special rules."""
-    def revealed(w, c, vid):
+    def revealed(w: World, c, vid):
         v = ctx.data.villains[vid]
         w.note(f"the Villain is revealed: {vid} ({v.name})")
         c = add_sm(c._replace(villain=vid, meetings=0), v.sm_modifier)
-        return _specials(w, ctx, c, "reveal", k)
+        return specials(w, ctx, c, "reveal", k)
     return w.chance(case, ctx.villain_dist, revealed,
                     what=("d6", ctx.adventure.line(T.VILLAIN), "the Villain line"))
 
 
-def reveal_motive(w, ctx: Context, case: Case, k):
+def reveal_motive(w: World, ctx: Context, case: Case, k):
     """Reveal the Motive: 1d6 on the Villain's motives, option 1, then special rules."""
     if case.villain is None or case.motive >= 0:
         return k(w, case)
     v = ctx.data.villains[case.villain]
 
-    def revealed(w, c, i):
+    def revealed(w: World, c, i):
         w.note(f"the Motive is revealed: {v.motives[i].text} (value {v.motives[i].value})")
         c = c._replace(motive=i)
-        return run_effects(w, ctx, c, v.option1[1], lambda w, c2: _specials(w, ctx, c2, "motive", k))
+        return run_effects(w, ctx, c, v.option1[1], lambda w, c2: specials(w, ctx, c2, "motive", k))
     faces = tuple(next(i for i, m in enumerate(v.motives) if f in m.faces) for f in range(1, 7))
-    return w.chance(case, tuple((len(m.faces) / 6, i) for i, m in enumerate(v.motives)), revealed,
+    return w.chance(case, motive_distribution(v), revealed,
                     what=("d6", faces, "the Motive",
                           {i: f"{m.text} (value {m.value})" for i, m in enumerate(v.motives)}))
 
 
-def villain_event(w, ctx: Context, case: Case, k):
+def villain_event(w: World, ctx: Context, case: Case, k):
     """A Villain event (R005a-b): reveal one, or meet the revealed one (option 1, 2 or 3)."""
     if case.villain is None:
         return reveal_villain(w, ctx, case, k)
     return w.tail(("villain",), case, k, lambda w, c, k2: _meet(w, ctx, c, k2))
 
 
-def _meet(w, ctx: Context, case: Case, k):
+def _meet(w: World, ctx: Context, case: Case, k):
     second = case.meetings >= 1
     case = case._replace(meetings=min(2, case.meetings + 1))
     if case.motive < 0 and second:
@@ -508,7 +557,7 @@ def _meet(w, ctx: Context, case: Case, k):
                          lambda w, c: option2(w, ctx, c, k))
 
 
-def option2(w, ctx: Context, case: Case, k):
+def option2(w: World, ctx: Context, case: Case, k):
     v = ctx.data.villains[case.villain]
     w.note(f"{v.name}: option 2")
     return run_effects(w, ctx, case, v.option2[1], k)
@@ -528,7 +577,7 @@ def choice_text(kind: str, choice: str | None = None) -> str:
     return text if choice is None else f"{text}: {O3_WORDS.get(choice, choice)}"
 
 
-def option3(w, ctx: Context, case: Case, k):
+def option3(w: World, ctx: Context, case: Case, k):
     """Face to face (R005b option 3): choose where to start."""
     v = ctx.data.villains[case.villain]
     w.note(f"{v.name}: option 3")
@@ -542,7 +591,7 @@ def deduction_probability(ctx: Context, case: Case) -> float:
     return p_2d6_at_most(ctx.holmes.brains + case.sm - v.sheet.brains - 1)
 
 
-def _o3(w, ctx: Context, case: Case, step: str, k):
+def _o3(w: World, ctx: Context, case: Case, step: str, k):
     v = ctx.data.villains[case.villain]
     o3 = v.option3
     if step == "deduction":  # Brains + SM > 2d6 + Villain's Brains
@@ -560,14 +609,14 @@ def _o3(w, ctx: Context, case: Case, step: str, k):
     return fight(w, ctx, case, opponent, None, None, k)
 
 
-def _arrest(w, ctx: Context, case: Case, how: str, k):
+def _arrest(w: World, ctx: Context, case: Case, how: str, k):
     v = ctx.data.villains[case.villain]
     w.note(f"{v.name} is arrested ({O3_WORDS[how]})")
     return run_effects(w, ctx, case, v.option3.reward(how),
                        lambda w, c: k(w, c if c.over else c._replace(outcome=ARRESTED)))
 
 
-def _villain_escapes(w, ctx: Context, case: Case, k):
+def _villain_escapes(w: World, ctx: Context, case: Case, k):
     v = ctx.data.villains[case.villain]
     w.note(f"{v.name} slips away")
     return run_effects(w, ctx, case, v.option3.escape, k)
@@ -587,12 +636,12 @@ def combat_setup(ctx: Context, case: Case, opponent: fx.Opponent) -> C.Setup:
     return C.Setup(tuple(fighters), opp, escape_at)
 
 
-def fight(w, ctx: Context, case: Case, opponent: fx.Opponent, won, lost, k):
+def fight(w: World, ctx: Context, case: Case, opponent: fx.Opponent, won, lost, k):
     """R009: a fight; ``won``/``lost`` effects (``None``: the option 3 fight with the Villain)."""
     w.note(f"combat with {opponent.name}")
     setup = combat_setup(ctx, case, opponent)
 
-    def after(w, c, t):
+    def after(w: World, c, t):
         if t[0] == C.ESCAPED:
             w.note("escaped from the fight")
             then = k if won is not None else (lambda w, c2: _villain_escapes(w, ctx, c2, k))
@@ -615,7 +664,7 @@ def fight(w, ctx: Context, case: Case, opponent: fx.Opponent, won, lost, k):
 
 
 # ----------------------------------------------------------------------------- a turn
-def take_action(w, ctx: Context, case: Case, action: str, k):
+def take_action(w: World, ctx: Context, case: Case, action: str, k):
     """Play ``action`` (legal: see ``check_action``) and continue with ``k(w, case)``."""
     if action in (T.ESCAPE_TRAP, T.WAIT, T.REST):
         case = _start_action(case)
@@ -639,7 +688,7 @@ def action_roll(ctx: Context, case: Case, action: str, k):
             lambda w, c, outcome: _row(w, ctx, c, action, outcome, carried, channel, k))
 
 
-def _row(w, ctx: Context, case: Case, action: str, outcome: str, carried: int,
+def _row(w: World, ctx: Context, case: Case, action: str, outcome: str, carried: int,
          channel: str | None, k):
     b = base_action(action)
     w.note(f"{action}: {T.OUTCOME_TEXT[b][outcome]}")
@@ -690,7 +739,7 @@ def _row(w, ctx: Context, case: Case, action: str, outcome: str, carried: int,
     return allies_may_leave(w, ctx, case, k)
 
 
-def _arrest_row(w, ctx: Context, case: Case, outcome: str, k):
+def _arrest_row(w: World, ctx: Context, case: Case, outcome: str, k):
     if outcome == "holmes_killed":
         return k(w, case._replace(outcome=HOLMES_KILLED))
     if outcome == "ally_killed":
@@ -706,27 +755,27 @@ def _arrest_row(w, ctx: Context, case: Case, outcome: str, k):
     return option3(w, ctx, case, k)  # option3
 
 
-def allies_may_leave(w, ctx: Context, case: Case, k):
+def allies_may_leave(w: World, ctx: Context, case: Case, k):
     """R007e 3: a random Trait of the group; each Ally with it leaves on 1d6 1-2."""
     traits = sorted({t for _, s, _ in ctx.members(case) for t, lv in s.traits if lv})
     if not traits or not case.allies:
         return k(w, case)
 
-    def each(w, c, holders, i):
+    def each(w: World, c, holders, i):
         if i == len(holders):
             return k(w, c)
         return w.chance(c, ((1 / 3, True), (2 / 3, False)), lambda w, c2, leaves: each(
             w, _remove(c2, holders[i], False) if leaves else c2, holders, i + 1),
             what=("d6", (True, True, False, False, False, False), "the Ally leaves on 1-2"))
 
-    def drawn(w, c, trait):
+    def drawn(w: World, c, trait):
         holders = [cid for cid, _ in c.allies if ctx.sheets[cid].trait(trait)]
         return each(w, c, holders, 0)
 
     return w.chance(case, tuple((1 / len(traits), t) for t in traits), drawn, what=("trait",))
 
 
-def rest(w, ctx: Context, case: Case, k):
+def rest(w: World, ctx: Context, case: Case, k):
     """R007f: each character with Medicine heals in turn (Watson first) until a roll fails."""
     healers = ([("watson", ctx.watson.trait("Medicine"))] if case.watson is not None and ctx.watson else [])
     healers += [(cid, ctx.sheets[cid].trait("Medicine")) for cid, _ in case.allies
@@ -745,7 +794,7 @@ def _next_target(case: Case):
     return None
 
 
-def _heal(w, ctx: Context, case: Case, healers: list, i: int, k):
+def _heal(w: World, ctx: Context, case: Case, healers: list, i: int, k):
     nxt = _next_target(case)
     if nxt is None or i >= len(healers):
         return k(w, case)
@@ -755,7 +804,7 @@ def _heal(w, ctx: Context, case: Case, healers: list, i: int, k):
         return _heal(w, ctx, case, healers, i + 1, k)
     p = p_2d6_at_least(target - medicine)
 
-    def rolled(w, c, ok):
+    def rolled(w: World, c, ok):
         if not ok:
             return _heal(w, ctx, c, healers, i + 1, k)
         h = list(health_of(c, member))
@@ -777,7 +826,7 @@ def encounter_table(turn: int) -> tuple[T.Row, ...]:
     return (T.Row(2, on - 1, "quiet"), T.Row(on, None, "event"))
 
 
-def encounter(w, ctx: Context, case: Case, waited: bool, k):
+def encounter(w: World, ctx: Context, case: Case, waited: bool, k):
     """R008: 2d6 (+1 after Wait) against the turn band; an event: 1d6 (vertical modifiers)."""
     if case.over:
         return k(w, case)
@@ -813,8 +862,8 @@ def encounter_columns(ctx: Context, case: Case) -> tuple:
     return columns_for(case.turn, vertical_modifier(ctx, case))
 
 
-def _encounter_event(w, ctx: Context, case: Case, k):
-    def column(w, c, col):
+def _encounter_event(w: World, ctx: Context, case: Case, k):
+    def column(w: World, c, col):
         if col is None:
             w.note("Encounter Matrix: no encounter")
             return k(w, c)

@@ -19,7 +19,8 @@ dice showed:
   ``lost watson serious``, ``escaped``.
 
 ``play_turn`` plays the rest of a record's turn (the Action and the Encounter Matrix, or
-just one of them) and returns the new case and what happened; nothing is written here.
+just one of them: ``rules.play_action``, ``rules.play_encounter``) and returns the new case
+and what happened; nothing is written here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from deduce.core.numbers import whole_number
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.rules import play_action, play_encounter
 from deduce.models.detective_story.state import Case, Context, outcome_text
 
 
@@ -82,6 +84,13 @@ class Answers:
                 continue
             self.used.append({"question": q.text, "answer": text.strip()})
             return value
+
+    def check_all_used(self) -> None:
+        """``InputError`` naming the first answer given that no question took."""
+        n = len(self.used)
+        if n < len(self.given):
+            raise InputError(f"{len(self.given)} answers given, the turn took {n}: "
+                             f"'{self.given[n]}' and after are left over", where=f"--answer {n + 1}")
 
 
 def _total(text: str, low: int = 2, high: int = 12) -> int:
@@ -315,22 +324,3 @@ def play_turn(ctx: Context, case: Case, phase: str, waited: bool, action: str | 
                          "Encounter Matrix (leave ACTION out)", where="ACTION")
     case = play_encounter(w, case, waited)
     return Turn(case, "action", False, w.log, answers.used, w.luck_spent)
-
-
-def play_action(w: Told, case: Case, action: str) -> tuple[Case, bool]:
-    """The Action phase of the turn (``action`` legal, else ``InputError``): the case after
-    it and whether it was Wait (the Encounter Matrix then adds 1)."""
-    E.check_action(w.ctx, case, action)
-    w.note(f"turn {case.turn}: {action}")
-    waited = action == T.WAIT
-    return E.take_action(w, w.ctx, case, action, E.AFTER_ACTION[waited]), waited
-
-
-def play_encounter(w: Told, case: Case, waited: bool) -> Case:
-    """The Encounter Matrix and the end of the turn."""
-    case = E.encounter(w, w.ctx, case, waited, E.AFTER_TURN)
-    turn = case.turn
-    case = E.end_turn(case)
-    if case.over:
-        w.note(f"the case ends: {outcome_text(case.outcome)} (turn {turn})")
-    return case

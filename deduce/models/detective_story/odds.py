@@ -4,7 +4,8 @@
 modifier (with its parts and caps) and the probability of every row of the table; Rest
 gives its Medicine rolls (R007f); Wait and escaping a trap give the Encounter Matrix only.
 ``encounter_odds`` is the Encounter Matrix this turn (R008): P(an event), after Wait too,
-and the vertical die's columns. ``villain_candidates`` is who the Villain may be.
+and the vertical die's columns; ``state_report`` adds who the Villain may be
+(``knowledge``).
 
 >>> from deduce.models.detective_story.tables import EXPLORE_TABLE
 >>> dict(row_odds(EXPLORE_TABLE, 0))["2"]  # only a natural 2
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.knowledge import villain_candidates
 from deduce.models.detective_story.state import Case, Context
 
 
@@ -80,23 +82,6 @@ def encounter_odds(ctx: Context, case: Case, waited: bool = False) -> dict:
             "p_event_after_wait": E.p_2d6_at_least(band.event_on - T.WAIT_ENCOUNTER_BONUS),
             "vertical_modifier": E.vertical_modifier(ctx, case),
             "columns": [{"column": col or "none", "p": p} for p, col in E.encounter_columns(ctx, case)]}
-
-
-def villain_candidates(ctx: Context, case: Case) -> list[dict]:
-    """Before the reveal: the Villain line weighted by faces (ruled-out faces rolled again);
-    after it: the one Villain, with the Motive (or the Motives still possible)."""
-    data = ctx.data
-    if case.villain is None:
-        return [{"id": vid, "name": data.villains[vid].name, "p": p,
-                 "sm_modifier": data.villains[vid].sm_modifier}
-                for p, vid in ctx.villain_dist]
-    v = data.villains[case.villain]
-    motives = ([{"motive": case.motive + 1, "text": v.motives[case.motive].text,
-                 "value": v.motives[case.motive].value, "p": 1.0}] if case.motive >= 0 else
-               [{"motive": i + 1, "text": m.text, "value": m.value, "p": len(m.faces) / 6}
-                for i, m in enumerate(v.motives)])
-    return [{"id": v.id, "name": v.name, "p": 1.0, "sm_modifier": v.sm_modifier,
-             "brains": v.sheet.brains, "motives": motives}]
 
 
 def state_report(ctx: Context, case: Case, phase: str = "action", waited: bool = False) -> dict:

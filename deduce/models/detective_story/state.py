@@ -47,12 +47,16 @@ from typing import Any, NamedTuple
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.names import resolve
+from deduce.core.records import read_json
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.data import Adventure, Data, Sheet, shown
+from deduce.models.detective_story.knowledge import villain_distribution
 
 GAME = "detective-story"
 VERSION = 1
 PHASES = ("action", "encounter")
+#: the ``phase`` of a record between cases (its case closed by ``campaign.close_case``)
+BETWEEN = "between"
 
 #: outcomes of a case; the first two are wins
 ARRESTED, VILLAIN_KILLED = "arrested", "villain_killed"
@@ -182,17 +186,6 @@ class Context:
         return value is not None and case.sm >= value
 
 
-def villain_distribution(adventure: Adventure, ruled_out: frozenset) -> tuple:
-    """The Villain line's d6 weighted by faces; faces of ruled-out Villains are rolled again."""
-    faces = [v for v in adventure.line(T.VILLAIN) if v not in ruled_out]
-    if not faces:
-        raise InputError(f"every Villain of {adventure.id} is ruled out", field="ruled_out")
-    counts: dict[str, int] = {}
-    for v in faces:
-        counts[v] = counts.get(v, 0) + 1
-    return tuple((n / len(faces), v) for v, n in counts.items())
-
-
 def merge_traits(base: dict[str, int], grants: list[tuple[str, int]]) -> tuple:
     levels = dict(base)
     for t, lv in grants:
@@ -246,6 +239,25 @@ def record_campaign(raw: Any, where: str, data_dir: str | None = None) -> Data:
         if folder is None:
             raise
         raise InputError(f"field 'data': {exc}", where=where, field="data") from None
+
+
+def read_record(path: str, data_dir: str | None = None) -> tuple[Any, Data]:
+    """The raw record in the file ``path`` (``core.records.read_json``) and its campaign
+    (``record_campaign``); nothing of the record itself is checked yet."""
+    raw = read_json(path)
+    return raw, record_campaign(raw, path, data_dir)
+
+
+def load_case(path: str, data_dir: str | None = None) -> CaseFile:
+    """The case record in the file ``path``, checked against its campaign (``data_dir``,
+    else the record's ``data`` folder, else the shipped campaign). A record between cases
+    is refused: it has no case to play."""
+    raw = read_json(path)
+    if isinstance(raw, dict) and raw.get("phase") == BETWEEN:
+        raise InputError("field 'phase': the record is between cases (its case was closed by "
+                         "'deduce story end'): spend its SM with 'deduce story spend' or start "
+                         "the next case with 'deduce story next'", where=path, field="phase")
+    return parse_record(raw, path, record_campaign(raw, path, data_dir))
 
 
 class _R:

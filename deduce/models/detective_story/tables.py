@@ -31,6 +31,8 @@ INVESTIGATE = "Investigate"
 ACTIONS = (ATTEMPT_ARREST, EXPLORE, SEEK, RESEARCH, REST, WAIT, INVESTIGATE)
 #: not an Action: the turn after an enemy trap is spent escaping (R007a 5, R007c 2-3, R007d 2)
 ESCAPE_TRAP = "Escape the trap"
+#: how an Action may be typed besides its name (any unambiguous spelling also works)
+ACTION_ALIASES = {"arrest": ATTEMPT_ARREST, "seek": SEEK}
 #: the Traits that can be the channel of Seek Information, one at a time (R007d)
 SEEK_CHANNELS = ("Charisma", "Disguise", "Thief", "History")
 

@@ -1,12 +1,14 @@
-"""The sampling world: seeded dice and a policy's decisions; playing a whole case.
+"""The sampling world: seeded dice and a policy's decisions.
 
-``Sampler`` implements the world interface of ``engine`` by drawing every chance node from
-one ``random.Random`` and asking a ``Policy`` at every decision. Its continuations return
-the case, so ``engine.take_action(sampler, ...)`` returns the case after the Action.
+``Sampler`` implements the ``engine.World`` interface by drawing every chance node from
+one ``random.Random`` and asking its ``Decisions`` at every decision inside a phase. Its
+continuations return the case, so ``engine.take_action(sampler, ...)`` returns the case
+after the Action. ``rules`` plays whole turns and cases with it.
 
-A ``Policy`` answers (see ``bots`` for the three shipped ones)::
+What a sampler asks (``Decisions``; ``PlainDecisions`` is the default of ``rules.State``;
+a ``Policy``, see ``bots`` for the three shipped ones, also picks each turn's Action)::
 
-    action(world, case, legal) -> action name
+    action(world, case, legal) -> action name                        # Policy only
     reroll(world, case, tag, roll, modifier, table, k_row) -> bool   # spend 1 Luck?
                                           # (modifier: everything added, SM included)
     choose(world, case, kind, options, k) -> option                  # option 3's start
@@ -19,28 +21,72 @@ evaluate them exactly in ``advice.Expect`` (the optimal bot does).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence
 
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.state import Case, Context, outcome_text
+from deduce.models.detective_story.state import Case, Context
+
+
+class Decisions(Protocol):
+    """The decisions inside a phase: a Luck re-roll, option 3's start, a fight's plan."""
+
+    def reroll(self, w: "Sampler", case: Case, tag: str, roll: int, mod: int, table,
+               k_row: E.K) -> bool:
+        """Spend 1 Luck to roll the Action's 2d6 again (``roll``: the natural total)?"""
+
+    def choose(self, w: "Sampler", case: Case, kind: str, options: Sequence[str],
+               k: E.K) -> str:
+        """One of ``options`` (option 3's start)."""
+
+    def combat_plan(self, w: "Sampler", case: Case, setup: C.Setup,
+                    k: E.K) -> Callable[[tuple], tuple[str, bool]]:
+        """The fight's plan: ``plan(fight state) -> (champion key, escape?)``."""
+
+
+class Policy(Decisions, Protocol):
+    """Decisions, and the Action of every turn (the bots)."""
+
+    def action(self, w: "Sampler", case: Case, legal: list[str]) -> str:
+        """The Action to take, one of ``legal``."""
+
+
+class PlainDecisions:
+    """The plain way through a phase: keep every roll (no Luck spent), start option 3 with
+    its first choice (Deduction), send the strongest fighter and never flee."""
+
+    def reroll(self, w, case: Case, tag, roll: int, mod: int, table, k_row) -> bool:
+        return False
+
+    def choose(self, w, case: Case, kind: str, options, k):
+        return options[0]
+
+    def combat_plan(self, w, case: Case, setup: C.Setup, k):
+        champ = max(setup.fighters, key=lambda f: f.strike).key
+        return lambda x: (champ, False)
 
 
 class Sampler:
-    """Seeded dice (``rng``) and ``policy``'s decisions; counts Luck spent, keeps a log."""
+    """Seeded dice (``rng``) and ``policy``'s decisions (``Decisions``); counts Luck spent,
+    keeps a log if ``log``. ``given``: 2d6 natural totals to use, in order, before rolling
+    any (a chance outcome chosen at a chance point, ``rules.State``)."""
 
-    def __init__(self, rng: random.Random, policy, ctx: Context, log: bool = False):
+    def __init__(self, rng: random.Random, policy: Decisions, ctx: Context, log: bool = False):
         self.rng, self.policy, self.ctx = rng, policy, ctx
         self.luck_spent = 0
         self.keep_log = log
         self.log: list[str] = []
+        self.given: list[int] = []
 
     def note(self, text: str) -> None:
         if self.keep_log:
             self.log.append(text)
 
     def roll_2d6(self) -> int:
+        """The next 2d6 natural total: a given one, else two dice from ``rng``."""
+        if self.given:
+            return self.given.pop(0)
         return self.rng.randint(1, 6) + self.rng.randint(1, 6)
 
     def chance(self, case: Case, dist, k, what=None):
@@ -93,35 +139,3 @@ class Sampler:
 
     def finish(self, phase, case: Case) -> Case:
         return case
-
-
-@dataclass
-class Played:
-    """One finished case."""
-
-    case: Case
-    turns: int
-    luck_spent: int
-    log: list[str] = field(default_factory=list)
-
-    @property
-    def won(self) -> bool:
-        return self.case.won
-
-
-def play_case(ctx: Context, case: Case, policy, rng: random.Random, phase: str = "action",
-              waited: bool = False, log: bool = False) -> Played:
-    """Play from ``case`` (at ``phase``) to the end of the case with ``policy`` and ``rng``."""
-    w = Sampler(rng, policy, ctx, log)
-    while not case.over:
-        if phase == "action":
-            action = policy.action(w, case, E.legal_actions(ctx, case))
-            E.check_action(ctx, case, action)
-            w.note(f"turn {case.turn}: {action}")
-            waited = action == T.WAIT
-            case = E.take_action(w, ctx, case, action, E.AFTER_ACTION[waited])
-        case = E.encounter(w, ctx, case, waited, E.AFTER_TURN)
-        case = E.end_turn(case)
-        phase, waited = "action", False
-    w.note(f"the case ends: {outcome_text(case.outcome)} (turn {case.turn})")
-    return Played(case, case.turn, w.luck_spent, w.log)
