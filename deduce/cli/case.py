@@ -120,7 +120,7 @@ def solve(case_arg: str, as_json: bool) -> None:
       deduce case solve my-case.toml --json
     """
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.solve import solve_case
+    from deduce.models.casenotes.advice import solve_case
 
     c = load_case(case_arg)
     result = solve_case(c, cells=not as_json)
@@ -200,7 +200,7 @@ def why(case_arg: str, rule: str, as_json: bool) -> None:
       deduce case why zebra "house(zebra) < 3" --json
     """
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.why import why_rule
+    from deduce.models.casenotes.advice import why_rule
 
     c = load_case(case_arg)
     result = why_rule(c, rule)
@@ -530,7 +530,7 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
       deduce case play lantern-street --mode cooperative --bots 2
     """
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.play import play_game
+    from deduce.models.casenotes.rules import play_game
 
     c = load_case(case_arg)
     strategies = _strategies(strategy)

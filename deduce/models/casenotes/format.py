@@ -21,8 +21,8 @@ or a device is refused as such, never looked up as a shipped case's name.
 
 Caps (each message names its cap): ``MAX_CATEGORIES``, ``MAX_ITEMS`` and ``MAX_GRID``
 (categories x items), ``MAX_VALUES``, ``MAX_ATTRIBUTES``, ``MAX_UNKNOWNS``,
-``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
-``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``rules.MAX_CASE_PARTS`` (parsing)
+``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``language.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``language.MAX_CASE_PARTS`` (parsing)
 and ``model.CASE_WORK`` (compiling). Together they keep loading and compiling any file
 to seconds.
 
@@ -41,14 +41,14 @@ from pathlib import Path
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
 from deduce.core.records import parse_toml_text, read_text, read_toml
-from deduce.models.casenotes.rules import MAX_NUMBER, Expr, PartsBudget, parse_rule, parse_value
+from deduce.models.casenotes.language import MAX_NUMBER, Expr, PartsBudget, parse_rule, parse_value
 from deduce.models.casenotes.schema import RESERVED, Attribute, Category, Schema, Unknown, Value
 
 TOP_KEYS = ("title", "intro", "categories", "attributes", "unknowns", "question", "note", "solution")
 NOTE_KEYS = ("source", "text", "rule")
 QUESTION_KEYS = ("text", "answer")
 ATTRIBUTE_KEYS = ("of", "values")
-#: caps on the size of a case (with ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+#: caps on the size of a case (with ``language.MAX_RULE_CHARS``, ``MAX_DEPTH``,
 #: ``MAX_RULE_PARTS``, ``MAX_CASE_PARTS`` and ``model.CASE_WORK``, they bound the time a
 #: case file takes to load and to compile)
 MAX_CATEGORIES = 10
