@@ -117,6 +117,15 @@ def shipped_cases() -> list[Path]:
     return sorted(puzzle_path("casenotes").glob("*.toml"))
 
 
+def case_summary(case: Case) -> dict:
+    """``deduce case list``'s row: ``{"name", "title", "size": "4x5", "categories",
+    "items", "notes", "questions", "sources"}``."""
+    m, n = len(case.schema.categories), case.schema.size
+    return {"name": case.name, "title": case.title, "size": f"{m}x{n}", "categories": m,
+            "items": n, "notes": len(case.notes), "questions": len(case.questions),
+            "sources": len(case.sources)}
+
+
 def case_path(arg: str) -> Path:
     """The file ``arg`` names: an existing path (read as a file even when it is a folder, a
     FIFO or a device, so ``load_case`` refuses it as such), else a shipped case's stem or
