@@ -22,6 +22,9 @@ JSON shapes (``--json``; only JSON on stdout):
   "truth", ...}`` (see ``deduce.models.casenotes.rules``).
 - ``selfplay``: ``{"case", "mode", "games", "seed", "mean_rounds", "ends", "bots": [...]
   or "team": {...}, ...}`` (see the command's help and ``deduce.models.casenotes.selfplay``).
+
+``table`` is a live session (no JSON output): its record's format is in
+``deduce.models.casenotes.table``.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ def case() -> None:
       deduce case explain lantern-street --from-notes 0,3,5 --json
       deduce case play lantern-street --bots 3 --seed 7
       deduce case selfplay lantern-street --bots 4 --games 200 --workers 2
+      deduce case table notes.json --case lantern-street
     """
 
 
@@ -334,6 +338,81 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
     from deduce.cli.case_view import print_play
 
     print_play(c, report.to_json())
+
+
+@case.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path())
+@click.option("--case", "case_arg", metavar="CASE",
+              help="New record only: the case (a case file or a shipped case's name).")
+@reports_errors
+def table(record_file: str, case_arg: str | None) -> None:
+    """Live play: enter the locations you visit and the notes you read, one line at a
+    time; each entry is saved to RECORD at once, and you see what your notes allow.
+
+    RECORD (JSON: {"game": "casenotes", "case": CASE, "read": [note numbers in reading
+    order]}) is created if missing, for --case (ignored, with a note, when RECORD exists).
+    A second session on RECORD is refused. Commands:
+
+    \b
+      visit SOURCE   every note of a location (its name, or its number: visit 3)
+      note N         one note (numbered from 0, as in the case file)
+      undo   show   answers   why RULE   help   quit
+
+    On a terminal every entry is followed by the questions' possible answers. From a
+    pipe each entry answers with one line: "ok: ..." on stdout, or the refusal on stderr;
+    the exit code of a piped session is 0 if every entry was accepted, else that of the
+    first refusal (2 bad input, 3 the notes read contradict each other). A refused entry
+    never changes RECORD.
+
+    \b
+    Example:
+      printf 'visit 2\\nnote 0\\nanswers\\n' | deduce case table notes.json --case lantern-street
+    """
+    import sys
+
+    from deduce.models.casenotes.table import TableSession
+
+    interactive = sys.stdin.isatty()
+    session = TableSession.open(record_file, case=case_arg)
+    if case_arg and not session.created:
+        from deduce.cli.common import err
+
+        err.print(f"note: {record_file} exists, so --case (for a new record) is ignored: "
+                  "entries go on from its last note", soft_wrap=True)
+    with session:
+        code = _table(session, record_file, interactive)
+    sys.exit(code)
+
+
+def _table(session, record_file: str, interactive: bool) -> int:
+    """The shared table loop with case notes' views."""
+    from deduce.cli import case_view as view
+    from deduce.cli.common import styled
+    from deduce.cli.table_loop import TableViews, run_table
+
+    c = session.case
+
+    def intro() -> None:
+        out.print(styled(f"[bold]{view.esc(record_file)}[/]: {view.esc(c.title)}. Type help "
+                         "for commands."))
+        view.print_reading(c, session.reading(), compact=True)
+
+    def prompt() -> str:
+        return f"{len(session.read)} of {len(c.notes)} notes read"
+
+    def show(reply) -> bool:
+        if reply.view == "show":
+            view.print_table_show(c, session.oracle.model.cells, reply.reading)
+        elif reply.view == "answers":
+            view.print_reading(c, reply.reading)
+        elif reply.view == "why":
+            view.print_why(c, reply.why)
+        return reply.view is not None
+
+    return run_table(session, TableViews(intro, prompt, show,
+                                         lambda reply: view.print_reading(c, reply.reading,
+                                                                          compact=True)),
+                     interactive)
 
 
 @case.command()

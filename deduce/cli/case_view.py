@@ -7,7 +7,36 @@ are shown literally (``common.esc`` inside our own markup, plain strings otherwi
 
 from __future__ import annotations
 
-from deduce.cli.common import esc, out, styled
+import re
+
+from deduce.cli import common
+from deduce.cli.common import out, styled
+
+#: a ``[`` and the backslashes before it; group 2 is set when the ``[`` opens a rich tag
+_BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^\[]*?\])?)")
+_TRAILING = re.compile(r"(\\+)$")
+
+
+def esc(text) -> str:
+    """User text to put inside our own markup, shown exactly as ``common.literal`` gives it,
+    whatever follows it in the markup.
+
+    ``common.esc`` (rich's ``escape``) misses two cases: a ``[`` after backslashes that
+    opens no tag (rich's markup turns ``\\[`` into ``[``: ``z\\[`` showed as ``z[``) and
+    backslashes at the end (halved, or not, by what comes next). Here a ``[`` after ``k``
+    backslashes becomes ``2k+1`` backslashes and ``[`` when it opens a tag, ``k+1``
+    otherwise (``k`` = 0: as it is); trailing backslashes are doubled inside a ``[none]``
+    tag (no style), so a ``[`` after them is never theirs. To go into ``common.esc`` (see
+    the issue 11 report)."""
+
+    def bracket(m: re.Match) -> str:
+        k = len(m.group(1))
+        if m.group(2) is not None:
+            return "\\" * (2 * k + 1) + "["
+        return "\\" * (k + 1) + "[" if k else "["
+
+    body = _BRACKET.sub(bracket, common.literal(text))
+    return _TRAILING.sub(lambda m: f"[none]{m.group(1) * 2}[/none]", body)
 
 
 def print_list(rows: list[dict]) -> None:
@@ -291,3 +320,35 @@ def print_coop(co: dict) -> None:
     out.print(f"Team: started with {co['tokens_start']} tokens, spent {co['tokens_spent']}; a "
               f"perfect game needs {needed} (best score {best}). Score {score}: "
               f"{co['outcome']}")
+
+
+def print_reading(c, reading, compact: bool = False) -> None:
+    """``deduce case table``'s answers: how many notes are read, and every question's
+    possible answers (fixed ones in bold green; ``compact``: how many, ``?n``, for the
+    open ones)."""
+    read = f"{len(reading.notes)} of {len(c.notes)} note{'s' if len(c.notes) != 1 else ''} read"
+    if c.questions:
+        fixed = sum(1 for a in reading.answers if len(a) == 1)
+        out.print(f"{read}; {fixed} of {len(c.questions)} answers fixed.")
+        for q, values in zip(c.questions, reading.answers):
+            if len(values) == 1:
+                shown = _cell(values)
+            else:
+                shown = styled(f"[dim]?{len(values)}[/]" if compact else f"one of: {_fmt(values)}")
+            out.print(styled(f"  {esc(q.text)}  ") + shown)
+    else:
+        fixed = sum(1 for v in reading.cells if len(v) == 1)
+        out.print(f"{read}; {fixed} of {len(reading.cells)} cells fixed (no questions: the "
+                  "whole grid is the answer, `show` draws it).")
+    if reading.ready:
+        out.print(styled("[bold]Every answer is fixed[/]: time for 221B Baker Street."))
+
+
+def print_table_show(c, cells, reading) -> None:
+    """``deduce case table``'s ``show``: the grid of what the notes read force (as
+    ``deduce case explain --from-notes`` draws it), then ``print_reading``."""
+    which = f"notes {', '.join(map(str, reading.notes))}" if reading.notes else "no notes"
+    out.print(styled(f"[bold]{esc(c.title)}[/]: what {esc(which)} force ([bold green]solved"
+                     "[/], ?n: n values left)"))
+    print_state(c, cells, reading.cells, reading.cells)
+    print_reading(c, reading)

@@ -36,6 +36,7 @@ import random
 import re
 from typing import NamedTuple, Sequence
 
+from deduce.models.casenotes.format import source_name
 from deduce.models.casenotes.knowledge import CaseOracle, View
 from deduce.models.casenotes.schema import Value
 
@@ -58,7 +59,6 @@ STOP = Move("stop")
 BAKER = Move("221B")
 STRATEGIES = ("informed", "fair")
 _MIN_WORD = 4
-_PREFIX = re.compile(r"^\s*location\s*\d+\s*[:.\-]?\s*", re.IGNORECASE)
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
@@ -116,7 +116,7 @@ class Bot:
         texts = [case.intro or "", case.title] + [q.text for q in case.questions] + \
             [case.notes[i].text for i in sorted(known)]
         seen = {w for t in texts for w in _words(t)}
-        return sum(1 for w in set(_words(_PREFIX.sub("", self.oracle.sources[source])))
+        return sum(1 for w in set(_words(source_name(self.oracle.sources[source])))
                    if w in seen)
 
     # ------------------------------------------------------------------ deciding

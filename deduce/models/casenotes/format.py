@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,6 +116,28 @@ def shipped_cases() -> list[Path]:
     from deduce.puzzles import puzzle_path
 
     return sorted(puzzle_path("casenotes").glob("*.toml"))
+
+
+_SOURCE_PREFIX = re.compile(r"^\s*location\s*\d+\s*[:.\-]?\s*", re.IGNORECASE)
+
+
+def source_number(source: str) -> int | None:
+    """The number printed on a source's Location card: the first number in its name.
+
+    >>> source_number("Location 3: The Workshop"), source_number("The Mews")
+    (3, None)
+    """
+    m = re.search(r"\d+", source)
+    return int(m.group()) if m else None
+
+
+def source_name(source: str) -> str:
+    """A source's name without its ``Location N:`` prefix.
+
+    >>> source_name("Location 3: The Workshop")
+    'The Workshop'
+    """
+    return _SOURCE_PREFIX.sub("", source)
 
 
 def case_summary(case: Case) -> dict:

@@ -51,12 +51,11 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from dataclasses import dataclass, field
 
 from deduce.core.errors import InputError
 from deduce.models.casenotes.bots import Bot
-from deduce.models.casenotes.format import Case
+from deduce.models.casenotes.format import Case, source_number
 from deduce.models.casenotes.knowledge import CaseOracle
 from deduce.models.casenotes.schema import Value
 
@@ -161,7 +160,7 @@ class Setup:
 def cooperative_budget(case: Case) -> int:
     """Tokens a cooperative team starts with: the highest Location number minus 3 (see the
     module docstring)."""
-    numbers = [int(m.group()) for src in case.sources for m in [re.search(r"\d+", src)] if m]
+    numbers = [n for n in map(source_number, case.sources) if n is not None]
     return max(max(numbers, default=len(case.sources)) - 3, 0)
 
 
