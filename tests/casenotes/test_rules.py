@@ -6,10 +6,13 @@ bots decide from their own knowledge, never from the hidden truth."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
 from deduce.models.casenotes.bots import Bot
@@ -23,14 +26,17 @@ GUESSING = {"Location 1": ["thief == Bob"], "Location 2": ["Ann == pos[1]"]}
 STEP_LIMIT = 2_000
 
 
+@functools.cache
+def setup_of(name: str) -> Setup:
+    """``guessing``: two locations, the motive never fixed; ``mews``: a shipped case."""
+    case = sourced_case(GUESSING) if name == "guessing" else load_case("half-moon-mews")
+    with CaseOracle(case) as oracle:
+        return Setup.of(oracle)
+
+
 @pytest.fixture(scope="module")
 def setups():
-    """Setups of a two-location case whose motive is never fixed, and a shipped case."""
-    out = {}
-    for name, case in (("guessing", sourced_case(GUESSING)), ("mews", load_case("half-moon-mews"))):
-        with CaseOracle(case) as oracle:
-            out[name] = Setup.of(oracle)
-    return out
+    return {name: setup_of(name) for name in ("guessing", "mews")}
 
 
 def candidates(state: State) -> list:
@@ -158,9 +164,10 @@ def test_cooperative_trips_cost_a_token_and_the_stop_pays_once(setups):
 
 
 def test_bad_setups_and_observers_are_input_errors(setups):
-    for players, mode in ((0, "competitive"), (8, "competitive"), (2, "team")):
+    for players, mode, tokens in ((0, "competitive", None), (8, "competitive", None),
+                                  (2, "team", None), (2, "cooperative", -1)):
         with pytest.raises(InputError):
-            State(setups["guessing"], players, random.Random(0), mode)
+            State(setups["guessing"], players, random.Random(0), mode, tokens)
     with pytest.raises(InputError, match="no player 2"):
         State(setups["guessing"], 2, random.Random(0)).observation(2)
     with pytest.raises(InputError, match="field 'action'|action"):
@@ -185,3 +192,25 @@ def test_bots_decide_from_their_notes_never_from_the_truth(setups):
                 state.apply(chosen[-1])
             moves.append(chosen)
     assert moves[0] == moves[1] and len(moves[0]) > 3
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=4)
+                     | st.sampled_from(["visit", "stop", "221B", "answer"]),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.sampled_from(["action", "location", "bid", "value"]),
+                                       inner, max_size=4), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_JSON)
+def test_any_json_is_an_action_or_an_input_error_and_applies_or_is_refused(data):
+    state = State(setup_of("guessing"), 2, random.Random(0))
+    try:
+        action = Action.from_json(data)
+    except InputError:
+        return
+    assert Action.from_json(action.to_json()) == action
+    try:
+        state.apply(action)
+    except InputError:
+        assert action not in state.legal_actions()

@@ -8,6 +8,8 @@ import errno
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deduce.core import records
 from deduce.core.errors import ContradictionError, InputError
@@ -213,3 +215,23 @@ def test_find_source_without_numbers():
     with pytest.raises(InputError, match="the locations are not numbered: use a name"):
         find_source("3", ["The Stable", "The Yard"])
     assert find_source("yard", ["The Stable", "The Yard"]) == "The Yard"
+
+
+_WORDS = st.sampled_from(["visit", "note", "undo", "show", "answers", "why", "help", "v", "n",
+                          "1", "2", "12", "٣", "²", "-1", "location", "eel", "'", '"', "thief",
+                          "==", "Bob", "(", "[red]", "\x1b", "motive", "!=", "and"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(_WORDS, max_size=5).map(" ".join), max_size=6))
+def test_random_lines_never_raise_and_the_record_stays_valid(tmp_path, case_file, lines):
+    path = tmp_path / "random.json"
+    path.unlink(missing_ok=True)
+    with TableSession.open(path, case=str(case_file)) as s:
+        for line in lines:
+            reply = s.handle(line)
+            assert reply.kind in ("accepted", "refused", "info", "quit")
+            assert reply.kind != "refused" or reply.code in (2, 3)
+            on_disk = json.loads(path.read_text(encoding="utf-8"))["read"]
+            assert on_disk == s.read and len(set(on_disk)) == len(on_disk)
+            assert s.oracle.consistent(on_disk)

@@ -79,7 +79,8 @@ class Bot:
         the observation ``obs`` (``rules.State.observation`` of its seat)."""
         move = self.choose(obs)
         for action in legal:
-            if Move(action.kind, action.source, action.bid, action.value) == move:
+            if action.kind == move.kind and action.source == move.source \
+                    and action.bid == move.bid and action.value == move.value:
                 return action
         raise AssertionError(f"the bot chose {move}, which is not a legal action")
 

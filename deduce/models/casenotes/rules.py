@@ -50,6 +50,7 @@ pay for the trips).
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -125,6 +126,12 @@ class Action:
 
 STOP = Action("stop")
 BAKER = Action("221B")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def visit(source: int, bid: int = 0) -> Action:
+    """The visit action (one object per location and bid: ``legal_actions`` lists many)."""
+    return Action("visit", source, bid)
 
 
 def _whole(v) -> bool:
@@ -212,6 +219,8 @@ class State:
             raise InputError(f"the game takes 1 to {MAX_PLAYERS} players, not {players!r}")
         if mode not in MODES:
             raise InputError(f"expected competitive or cooperative, not {mode!r}")
+        if tokens is not None and not _whole(tokens):
+            raise InputError(f"the tokens at the start are a whole number, not {tokens!r}")
         self.setup = setup
         self.mode = mode
         self.n = players
@@ -232,7 +241,8 @@ class State:
         self._placed: dict[int, Action] = {}
         self._holder: dict[int, int] = {}  # location -> seat whose pawn is on it
         self._order: list[int] = []  # placements of this round, in turn order
-        self._last = 0
+        self._last = 0  # the last seat to place a pawn this round
+        self._next_start = 0  # the next round's Start Player (competitive)
         self._groups: list[list[int]] = []
         self._group: list[int] = []
         self._answering = 0
@@ -284,11 +294,11 @@ class State:
             return [Action("answer", value=v) for v in self.setup.domains[len(self._partial)]]
         me = self._me(self._to_move)
         if self.team is not None:
-            trips = [Action("visit", k) for k in range(len(self.setup.sources))] + [STOP]
+            trips = [visit(k) for k in range(len(self.setup.sources))] + [STOP]
             return (trips if me.tokens >= 1 else []) + [BAKER]
         acts = []
         for src in range(len(self.setup.sources)):
-            acts += [Action("visit", src, bid) for bid in range(self._min_bid(src), me.tokens + 1)]
+            acts += [visit(src, bid) for bid in range(self._min_bid(src), me.tokens + 1)]
         return acts + [STOP, BAKER]
 
     def _min_bid(self, source: int) -> int:
@@ -531,24 +541,24 @@ class State:
         """What ``player`` sees, as JSON (``json.loads(json.dumps(obs)) == obs``):
 
         ``{"game": "casenotes", "mode", "players", "player", "round", "phase":
-        "visit"|"answer"|"over", "to_move": seat | null, "start_player", "questions":
-        [text], "locations": [name], "me": {"tokens", "notes": [i] (read, sorted),
-        "visited": [location], "status", "answers": [value] | null, "correct"},
+        "visit"|"answer"|"over", "to_move": seat | null, "start_player", "me": {"tokens",
+        "notes": [i] (read, sorted), "visited": [location], "status", "answers": [value] |
+        null, "correct"},
         "answering": [value] (my answers so far while I answer at 221B), "seats":
         [{"seat", "status", "tokens", "visited", "correct"}] (public: pawns are seen,
         tokens are on the table, a failed player says how many answers were right),
         "pawns": [{"seat", "action", "location", "bid"}] (this round's, in turn order),
         "carriage_stop_used" (cooperative: the bonus is claimed), "winners", "end"}``.
-        The notes another player read, and the answers of those still at 221B, are not
-        in it."""
+        Locations are indices of ``setup.sources``, answers values of ``setup.domains``
+        (the questions are ``setup.labels``). The notes another player read, and the
+        answers of those still at 221B, are not in it."""
         if not isinstance(player, int) or not 0 <= player < self.n:
             raise InputError(f"no player {player!r}: seats 0 to {self.n - 1}")
         me = self._me(player)
         return {
             "game": "casenotes", "mode": self.mode, "players": self.n, "player": player,
             "round": self.round, "phase": self.phase, "to_move": self._to_move,
-            "start_player": self.start, "questions": list(self.setup.labels),
-            "locations": list(self.setup.sources),
+            "start_player": self.start,
             "me": {"tokens": me.tokens, "notes": sorted(me.known), "visited": sorted(me.visited),
                    "status": me.status,
                    "answers": None if me.answers is None else list(me.answers),
