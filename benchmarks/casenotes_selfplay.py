@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deduce.models.casenotes import selfplay as SP  # noqa: E402
 from deduce.models.casenotes.format import load_case  # noqa: E402
-from deduce.models.casenotes.play import play_game  # noqa: E402
+from deduce.models.casenotes.rules import play_game  # noqa: E402
 from timing import median_time  # noqa: E402
 
 MATCHES = [("lantern-street", "competitive", ["informed", "fair"], 4),

@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deduce.models.casenotes import rules as R  # noqa: E402
+from deduce.models.casenotes import language as L  # noqa: E402
 from deduce.models.casenotes.evaluate import World, holds  # noqa: E402
 from deduce.models.casenotes.format import load_case  # noqa: E402
-from deduce.models.casenotes.solve import solve_case  # noqa: E402
+from deduce.models.casenotes.advice import solve_case  # noqa: E402
 
 CASES = ["lantern-street", "kew-orchid", "half-moon-mews", "zebra"]
 #: ``--full`` runs the brute force over every grid only up to this many grids (not Zebra's 24.9e9).
@@ -38,7 +38,7 @@ def brute_force(case, max_grids: int | None = None) -> tuple[int, int]:
     """(solutions found, grids visited) over the first ``max_grids`` grids (all if None)."""
     s = case.schema
     exprs = [n.expr for n in case.notes]
-    level = [2 if R.uses(e, (R.URow, R.UFree)) else 1 if R.uses(e, R.AttrOf) else 0 for e in exprs]
+    level = [2 if L.uses(e, (L.URow, L.UFree)) else 1 if L.uses(e, L.AttrOf) else 0 for e in exprs]
     grid_notes = [e for e, lv in zip(exprs, level) if lv == 0]
     attr_notes = [e for e, lv in zip(exprs, level) if lv == 1]
     unk_notes = [e for e, lv in zip(exprs, level) if lv == 2]

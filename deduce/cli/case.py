@@ -10,7 +10,7 @@ JSON shapes (``--json``; only JSON on stdout):
 - ``list``: ``[{"name", "title", "size": "4x5", "categories", "items", "notes",
   "questions", "sources"}]``.
 - ``solve``: the spec's ``{"status", "solutions", "answers", "grid"}`` (see
-  ``deduce.models.casenotes.solve``).
+  ``deduce.models.casenotes.advice``).
 - ``why``: ``{"rule", "status": "forced"|"impossible", "notes": [i], "note_texts": [...],
   "axioms": [...]}`` or ``{"rule", "status": "open", "holds_in": solution, "fails_in":
   solution}`` with solution ``{"grid": [...], "attributes": {...}, "unknowns": {...}}``.
@@ -19,11 +19,14 @@ JSON shapes (``--json``; only JSON on stdout):
 - ``explain``: ``{"case", "from_notes", "complete", "steps": [spec step objects], "open",
   "profile", "fallback_steps", "seconds"}`` (see ``deduce.models.casenotes.explain``).
 - ``play``: ``{"case", "mode", "seed", "strategies", "rounds", "winners", "bots", "log",
-  "truth", ...}`` (see ``deduce.models.casenotes.play``).
+  "truth", ...}`` (see ``deduce.models.casenotes.rules``).
 - ``selfplay``: the self-play envelope ``{"game", "players", "games", "seed", "workers",
   "scheduler", "elapsed_s", "bots": [...], "case", "mode", "strategies", "mean_rounds",
   "ends", "no_winner" or "team": {...}}`` (see the command's help and
   ``deduce.models.casenotes.selfplay``).
+
+``table`` is a live session (no JSON output): its record's format is in
+``deduce.models.casenotes.table``.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ from deduce.cli.common import (
     print_json,
     progress_bar,
     reports_errors,
-    styled,
 )
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 
@@ -67,6 +69,7 @@ def case() -> None:
       deduce case explain lantern-street --from-notes 0,3,5 --json
       deduce case play lantern-street --bots 3 --seed 7
       deduce case selfplay lantern-street --bots 4 --games 200 --workers 2
+      deduce case table notes.json --case lantern-street
     """
 
 
@@ -80,27 +83,15 @@ def list_cases(as_json: bool) -> None:
     Example:
       deduce case list --json
     """
-    from deduce.models.casenotes.format import load_case, shipped_cases
+    from deduce.models.casenotes.format import case_summary, load_case, shipped_cases
 
-    rows = []
-    for path in shipped_cases():
-        c = load_case(str(path))
-        m, n = len(c.schema.categories), c.schema.size
-        rows.append({"name": c.name, "title": c.title, "size": f"{m}x{n}", "categories": m,
-                     "items": n, "notes": len(c.notes), "questions": len(c.questions),
-                     "sources": len(c.sources)})
+    rows = [case_summary(load_case(str(path))) for path in shipped_cases()]
     if as_json:
         print_json(rows)
         return
-    from rich.table import Table
+    from deduce.cli.case_view import print_list
 
-    t = Table(title="Shipped cases")
-    for col in ("name", "title", "size", "notes", "questions", "sources"):
-        t.add_column(col, justify="right" if col in ("notes", "questions", "sources") else "left")
-    for r in rows:
-        t.add_row(r["name"], r["title"], r["size"], str(r["notes"]), str(r["questions"]),
-                  str(r["sources"]))
-    out.print(t)
+    print_list(rows)
 
 
 @case.command()
@@ -121,63 +112,17 @@ def solve(case_arg: str, as_json: bool) -> None:
       deduce case solve zebra
       deduce case solve my-case.toml --json
     """
+    from deduce.models.casenotes.advice import solve_case
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.solve import solve_case
 
     c = load_case(case_arg)
     result = solve_case(c, cells=not as_json)
     if as_json:
         print_json(result.to_json())
         return
-    _print_solve(c, result)
+    from deduce.cli.case_view import print_solve
 
-
-def _fmt(values: list) -> str:
-    return esc(" / ".join(map(str, values)))
-
-
-def _cell(values: list) -> str:
-    """A solved value in bold green, else the possible values dimmed."""
-    return styled(f"[bold green]{esc(values[0])}[/]" if len(values) == 1
-                  else f"[dim]{_fmt(values)}[/]")
-
-
-def _print_solve(c, result) -> None:
-    from rich.table import Table
-
-    s = c.schema
-    count = f"{'at least ' if not result.exact else ''}{result.solutions:,}"
-    plural = "s" if result.solutions != 1 or not result.exact else ""
-    out.print(styled(f"[bold]{esc(c.title)}[/]: [bold]{result.status}[/] ({count} "
-                     f"solution{plural})"))
-    cells = dict(zip(result.cell_names, result.cells))
-    key = s.key.name
-    grid = Table(title="Grid (bold: solved)", show_lines=False)
-    for name in s.categories:
-        grid.add_column(name)
-    for r, item in enumerate(s.key.items):
-        row = [styled(f"[bold]{esc(item)}[/]")]
-        for cat in s.cat_names[1:]:
-            row.append(_cell(cells[f"{cat}({s.ref(key, r)})"]))
-        grid.add_row(*row)
-    out.print(grid)
-    if s.attributes:
-        t = Table(title="Attributes")
-        t.add_column("attribute")
-        t.add_column("item")
-        t.add_column("value")
-        for a in s.attributes.values():
-            for i, item in enumerate(s.categories[a.of].items):
-                t.add_row(a.name, str(item), _cell(cells[f"{a.name}({s.ref(a.of, i)})"]))
-        out.print(t)
-    if c.questions:
-        t = Table(title="Questions")
-        t.add_column("question")
-        t.add_column("answer")
-        for q, vals in zip(c.questions, result.answers):
-            t.add_row(q.text, _cell(vals) if len(vals) == 1
-                      else f"one of: {', '.join(map(str, vals))}")
-        out.print(t)
+    print_solve(c, result)
 
 
 @case.command()
@@ -201,46 +146,17 @@ def why(case_arg: str, rule: str, as_json: bool) -> None:
       deduce case why zebra "Norwegian == water"
       deduce case why zebra "house(zebra) < 3" --json
     """
+    from deduce.models.casenotes.advice import why_rule
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.why import why_rule
 
     c = load_case(case_arg)
     result = why_rule(c, rule)
     if as_json:
         print_json(result.to_json())
         return
-    from deduce.models.casenotes.model import AXIOM_TEXT
+    from deduce.cli.case_view import print_why
 
-    if result.status == "open":
-        out.print(styled(f"[bold]{esc(rule)}[/] is [bold]open[/]: it holds in some solutions "
-                         "and not in others."))
-        _print_solution("A solution where it holds", result.holds_in)
-        _print_solution("A solution where it fails", result.fails_in)
-        return
-    verb = "holds in every solution" if result.status == "forced" else "holds in no solution"
-    out.print(styled(f"[bold]{esc(rule)}[/] is [bold]{result.status}[/]: it {verb}, because of"))
-    for i in result.notes:
-        out.print("  " + c.notes[i].describe())
-    for k in result.axioms:
-        out.print(f"  axiom {k}: {AXIOM_TEXT[k]}")
-    if not result.notes and not result.axioms:
-        out.print("  nothing: it is true (or false) whatever the grid")
-
-
-def _print_solution(title: str, sol: dict) -> None:
-    from rich.table import Table
-
-    t = Table(title=title)
-    for k in sol["grid"][0]:
-        t.add_column(k)
-    for row in sol["grid"]:
-        t.add_row(*(str(v) for v in row.values()))
-    out.print(t)
-    extra = [f"{a}: " + ", ".join(f"{i} {v}" for i, v in vals.items())
-             for a, vals in sol["attributes"].items()]
-    extra += [f"{u} = {v}" for u, v in sol["unknowns"].items()]
-    for line in extra:
-        out.print("  " + line)
+    print_why(c, result)
 
 
 @case.command()
@@ -278,48 +194,9 @@ def check(case_arg: str, no_profile: bool, as_json: bool) -> None:
     if as_json:
         print_json(report.to_json())
         return
-    ok, bad = "[green]yes[/]", "[red]no[/]"
-    count = f"{'at least ' if not report.exact else ''}{report.solutions:,}"
-    out.print(styled(f"[bold]{esc(c.title)}[/]"))
-    plural = "s" if report.solutions != 1 or not report.exact else ""
-    out.print(styled(f"  unique solution: {ok if report.unique else bad} ({count} "
-                     f"solution{plural})"))
-    for d in report.differences:
-        out.print(f"    {d['cell']}: {d['values'][0]} or {d['values'][1]}")
-    if report.solution_matches is None:
-        out.print("  [solution]: none given")
-    else:
-        out.print(styled(f"  matches \\[solution]: {ok if report.solution_matches else bad}"))
-        for m in report.solution_mismatches:
-            out.print(f"    {m['cell']}: expected {m['expected']}, possible "
-                      f"{', '.join(map(str, m['possible'])) or 'nothing'}")
-        if not report.unique:
-            out.print(styled(f"  \\[solution] is one of the solutions: "
-                             f"{ok if report.solution_is_a_solution else bad}"))
-    if report.redundant_notes:
-        out.print(f"  redundant notes (each implied by the others): "
-                  f"{', '.join(map(str, report.redundant_notes))}")
-        for i in report.redundant_notes:
-            out.print("    " + c.notes[i].describe())
-    else:
-        out.print("  redundant notes: none")
-    if report.minimal_sources is None:
-        out.print(f"  minimal sources: none ({report.minimal_sources_reason})")
-    else:
-        out.print(f"  fewest sources to answer every question: {len(report.minimal_sources)}")
-        for src in report.minimal_sources:
-            out.print(f"    {src}")
-    if report.difficulty is not None:
-        out.print("  difficulty: " + _profile_text(report.difficulty))
+    from deduce.cli.case_view import print_check
 
-
-def _profile_text(p: dict) -> str:
-    """``54 steps, hardest cost 161, 2 steps need two notes or more (total cost 4,210)``."""
-    multi = p["multi_note_steps"]
-    need = "no step needs" if multi == 0 else f"{multi} step{'s' if multi != 1 else ''} need"
-    text = (f"{p['steps']} step{'s' if p['steps'] != 1 else ''}, hardest cost "
-            f"{p['hardest_cost']}, {need} two notes or more (total cost {p['total_cost']:,})")
-    return text if p["complete"] else text + "; the notes leave cells open"
+    print_check(c, report)
 
 
 def _note_list(text: str | None, case) -> list[int] | None:
@@ -401,88 +278,9 @@ def explain(case_arg: str, from_notes: str | None, as_json: bool) -> None:
     if as_json:
         print_json(e.to_json())
         return
-    _print_explanation(c, e)
+    from deduce.cli.case_view import print_explanation
 
-
-def _print_explanation(c, e) -> None:
-    from deduce.models.casenotes.model import AXIOM_TEXT
-
-    which = "all notes" if e.notes is None else \
-        f"notes {', '.join(map(str, e.notes))}" if e.notes else "no notes"
-    out.print(styled(f"[bold]{esc(c.title)}[/]: {len(e.steps)} steps from {esc(which)}"))
-    out.print(styled("[dim]After each step that changes it, the grid: a solved cell ([/][bold yellow]"
-              "yellow[/][dim]: solved by this step), ?n: n values left (?n*: fewer than "
-              "before).[/]"))
-    for k, step in enumerate(e.steps, start=1):
-        out.print(styled(f"\n[bold]Step {k}[/] [dim](cost {step.cost})[/]"))
-        for i in step.notes:
-            out.print("  " + c.notes[i].describe())
-        for a in step.axioms:
-            out.print(f"  axiom {a}: {AXIOM_TEXT[a]}")
-        if step.facts:
-            cited = ", ".join(str(j + 1) for j in step.facts)
-            out.print(f"  with step{'s' if len(step.facts) > 1 else ''} {cited}")
-        out.print(styled("  [bold]=>[/] " + esc(", ".join(step.texts))))
-        before, after = e.candidates(k - 1), e.candidates(k)
-        if before != after:
-            _print_state(c, e, after, before)
-    _print_explain_summary(e)
-
-
-def _state_cell(values: list, old: list) -> str:
-    """A solved value (yellow when solved by this step), else how many values remain."""
-    if len(values) == 1:
-        style = "bold green" if len(old) == 1 else "bold yellow"
-        return f"[{style}]{esc(values[0])}[/]"
-    changed = "" if values == old else "*"
-    return f"[dim]?{len(values)}{changed}[/]"
-
-
-def _print_state(c, e, now: list, old: list) -> None:
-    """The grid (key rows) and, on one line, attributes and unknowns, after a step."""
-    from rich import box
-    from rich.padding import Padding
-    from rich.table import Table
-
-    s = c.schema
-    by_key = {cell.key: k for k, cell in enumerate(e.cells)}
-    t = Table(box=box.SIMPLE, padding=(0, 1), show_edge=False, pad_edge=False)
-    for name in s.cat_names:
-        t.add_column(name, style=None)
-    for r, item in enumerate(s.key.items):
-        row = [styled(f"[bold]{esc(item)}[/]")]
-        for cat in s.cat_names[1:]:
-            k = by_key[(r, cat)]
-            row.append(styled(_state_cell(now[k], old[k])))
-        t.add_row(*row)
-    out.print(Padding(t, (0, 0, 0, 2)))
-    others = [k for k, cell in enumerate(e.cells) if cell.kind != "grid"]
-    shown = [k for k in others if len(now[k]) == 1 or now[k] != old[k]]
-    extra = [f"{esc(e.cells[k].name)} {_state_cell(now[k], old[k])}" for k in shown]
-    if len(shown) < len(others):
-        extra.append(f"[dim]({len(others) - len(shown)} more open)[/]")
-    if others:
-        out.print(styled("  " + "  ".join(extra)))
-
-
-def _print_explain_summary(e) -> None:
-    p = e.profile()
-    out.print("")
-    if e.complete:
-        out.print(styled(f"[bold]The whole solution follows[/] in {esc(_profile_text(p))}."))
-    else:
-        out.print(styled(f"[bold]Nothing more follows[/] after {esc(_profile_text(p))}. Still "
-                         "open:"))
-        untouched = []
-        for k, vals in e.open_cells:
-            if len(vals) < len(e.cells[k].values):
-                out.print(f"  {e.cells[k].name}: {' / '.join(map(str, vals))}")
-            else:
-                untouched.append(e.cells[k].name)
-        if untouched:
-            out.print(f"  nothing known yet about {len(untouched)} more: {', '.join(untouched)}")
-    first = "none" if e.seconds_first is None else f"{e.seconds_first:.2f} s"
-    out.print(styled(f"[dim]first step after {first}, all in {e.seconds_total:.2f} s[/]"))
+    print_explanation(c, e)
 
 
 @case.command()
@@ -532,7 +330,7 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
       deduce case play lantern-street --mode cooperative --bots 2
     """
     from deduce.models.casenotes.format import load_case
-    from deduce.models.casenotes.play import play_game
+    from deduce.models.casenotes.rules import play_game
 
     c = load_case(case_arg)
     strategies = _strategies(strategy)
@@ -540,7 +338,84 @@ def play(case_arg: str, n_bots: int, seed: int, mode: str, strategy: str, tokens
     if as_json:
         print_json(report.to_json())
         return
-    _print_play(c, report.to_json())
+    from deduce.cli.case_view import print_play
+
+    print_play(c, report.to_json())
+
+
+@case.command()
+@click.argument("record_file", metavar="RECORD", type=click.Path())
+@click.option("--case", "case_arg", metavar="CASE",
+              help="New record only: the case (a case file or a shipped case's name).")
+@reports_errors
+def table(record_file: str, case_arg: str | None) -> None:
+    """Live play: enter the locations you visit and the notes you read, one line at a
+    time; each entry is saved to RECORD at once, and you see what your notes allow.
+
+    RECORD (JSON: {"game": "casenotes", "case": CASE, "read": [note numbers in reading
+    order]}) is created if missing, for --case (ignored, with a note, when RECORD exists).
+    A second session on RECORD is refused. Commands:
+
+    \b
+      visit SOURCE   every note of a location (its name, or its number: visit 3)
+      note N         one note (numbered from 0, as in the case file)
+      undo   show   answers   why RULE   help   quit
+
+    On a terminal every entry is followed by the questions' possible answers. From a
+    pipe each entry answers with one line: "ok: ..." on stdout, or the refusal on stderr;
+    the exit code of a piped session is 0 if every entry was accepted, else that of the
+    first refusal (2 bad input, 3 the notes read contradict each other). A refused entry
+    never changes RECORD.
+
+    \b
+    Example:
+      printf 'visit 2\\nnote 0\\nanswers\\n' | deduce case table notes.json --case lantern-street
+    """
+    import sys
+
+    from deduce.models.casenotes.table import TableSession
+
+    interactive = sys.stdin.isatty()
+    session = TableSession.open(record_file, case=case_arg)
+    if case_arg and not session.created:
+        from deduce.cli.common import err
+
+        err.print(f"note: {record_file} exists, so --case (for a new record) is ignored: "
+                  "entries go on from its last note", soft_wrap=True)
+    with session:
+        code = _table(session, record_file, interactive)
+    sys.exit(code)
+
+
+def _table(session, record_file: str, interactive: bool) -> int:
+    """The shared table loop with case notes' views."""
+    from deduce.cli import case_view as view
+    from deduce.cli.common import styled
+    from deduce.cli.table_loop import TableViews, run_table
+
+    c = session.case
+
+    def intro() -> None:
+        out.print(styled(f"[bold]{esc(record_file)}[/]: {esc(c.title)}. Type help "
+                         "for commands."))
+        view.print_reading(c, session.reading(), compact=True)
+
+    def prompt() -> str:
+        return f"{len(session.read)} of {len(c.notes)} notes read"
+
+    def show(reply) -> bool:
+        if reply.view == "show":
+            view.print_table_show(c, session.oracle.model.cells, reply.reading)
+        elif reply.view == "answers":
+            view.print_reading(c, reply.reading)
+        elif reply.view == "why":
+            view.print_why(c, reply.why)
+        return reply.view is not None
+
+    return run_table(session, TableViews(intro, prompt, show,
+                                         lambda reply: view.print_reading(c, reply.reading,
+                                                                          compact=True)),
+                     interactive)
 
 
 @case.command()
@@ -603,7 +478,9 @@ def selfplay(case_arg: str, strategy: str | None, mode: str, tokens: int | None,
     line_up = _line_up(bots, strategy)
     match = Match(games, seed, line_up, len(line_up), workers=workers, scheduler=scheduler,
                   setup=CaseSetup(c, mode, tokens))
-    play_match(GAME, match, as_json, lambda report: _print_selfplay(report.envelope))
+    from deduce.cli.case_view import print_selfplay
+
+    play_match(GAME, match, as_json, lambda report: print_selfplay(report.envelope))
 
 
 def _line_up(bots: str | int | None, strategy: str | None) -> tuple[str, ...]:
@@ -624,47 +501,6 @@ def _line_up(bots: str | int | None, strategy: str | None) -> tuple[str, ...]:
     return names
 
 
-def _print_selfplay(r: dict) -> None:
-    from rich import box
-    from rich.table import Table
-
-    title = (f"{r['case']}: {r['games']} {r['mode']} games, {r['players']} bots, "
-             f"seed {r['seed']}")
-    if "team" in r:
-        tm = r["team"]
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True)
-        t.add_column("team")
-        t.add_column("", justify="right")
-        t.add_row("solved", f"{tm['solved']} ({100 * tm['solved_share']:.1f}%, 95% "
-                            f"{100 * tm['ci95'][0]:.1f}%-{100 * tm['ci95'][1]:.1f}%)")
-        t.add_row("mean score (solved)", "-" if tm["mean_score"] is None
-                  else f"{tm['mean_score']:.2f}")
-        t.add_row("perfect games", f"{tm['perfect']} (best score "
-                                   f"{'-' if tm['best_score'] is None else tm['best_score']})")
-        t.add_row("tokens spent (mean)", f"{tm['mean_tokens_spent']:.2f}")
-    else:
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True)
-        for col in ("#", "strategy", "wins", "share", "95% CI", "shared", "elim.",
-                    "round", "tokens", "places"):
-            t.add_column(col, justify="left" if col == "strategy" else "right")
-        for b in r["bots"]:
-            lo, hi = b["ci95"]
-            t.add_row(str(b["position"]), b["strategy"], str(b["wins"]),
-                      f"{100 * b['win_share']:.1f}%", f"{100 * lo:.0f}-{100 * hi:.0f}%",
-                      str(b["shared_wins"]), str(b["eliminated"]),
-                      "-" if b["mean_answer_round"] is None else f"{b['mean_answer_round']:.2f}",
-                      f"{b['mean_tokens_spent']:.2f}", f"{b['mean_locations']:.2f}")
-    out.print(t)
-    ends = ", ".join(f"{k}: {v}" for k, v in r["ends"].items())
-    where = (f"Dask at {r['scheduler']}" if r["scheduler"]
-             else f"{r['workers']} worker{'s' * (r['workers'] != 1)}")
-    extra = f"; no winner: {r['no_winner']}" if "no_winner" in r else ""
-    out.print(f"Mean rounds {r['mean_rounds']:.2f}; ends: {ends}{extra}. "
-              f"{r['elapsed_s']:.1f} s on {where}.")
-
-
 def _strategies(text: str) -> list[str]:
     from deduce.core.errors import InputError
     from deduce.core.names import resolve
@@ -675,48 +511,3 @@ def _strategies(text: str) -> list[str]:
         raise InputError("expected strategy names separated by commas", where="--strategy")
     return [resolve(n, list(STRATEGIES), "strategy", where="--strategy") for n in names]
 
-
-def _move_text(m: dict) -> str:
-    if m["action"] == "visit":
-        how = "on foot" if m["bid"] == 0 else f"{m['bid']} token{'s' if m['bid'] > 1 else ''}"
-        bumped = "" if m["displaces"] is None else f", displacing bot {m['displaces']}"
-        return f"bot {m['seat']} -> {m['location']} ({how}{bumped})"
-    return f"bot {m['seat']} -> " + ("the Carriage Stop" if m["action"] == "stop" else "221B")
-
-
-def _print_play(c, r: dict) -> None:
-    from rich.table import Table
-
-    out.print(styled(f"[bold]{esc(c.title)}[/]: {r['mode']} play, {len(r['bots'])} bots "
-                     f"({', '.join(r['strategies'])}), seed {r['seed']}"))
-    for e in r["log"]:
-        out.print(styled(f"[bold]Round {e['round']}[/] [dim](start: bot {e['start_player']})[/]"))
-        for m in e["moves"]:
-            out.print("  " + _move_text(m))
-        for a in e["answers"]:
-            verdict = "[bold green]solved it[/]" if a["won"] else "[red]eliminated[/]"
-            out.print(styled(f"  221B: bot {a['seat']} answers {a['correct']}/{a['of']} right: "
-                             f"{verdict}"))
-    t = Table(title="Bots")
-    for col in ("bot", "strategy", "status", "tokens", "spent", "locations", "answered"):
-        t.add_column(col)
-    for b in r["bots"]:
-        t.add_row(str(b["seat"]), b["strategy"], b["status"], str(b["tokens"]), str(b["spent"]),
-                  str(len(b["visited"])), "-" if b["answered_round"] is None
-                  else f"round {b['answered_round']}, {b['correct']} right")
-    out.print(t)
-    winners = ", ".join(f"bot {k}" for k in r["winners"]) or "nobody"
-    out.print(f"Solved by {winners} in {r['rounds']} rounds ({r['end']}).")
-    if "cooperative" in r:
-        _print_coop(r["cooperative"])
-    for q, a in r["truth"].items():
-        out.print(f"  {q} {a}")
-
-
-def _print_coop(co: dict) -> None:
-    needed = "-" if co["tokens_needed"] is None else co["tokens_needed"]
-    best = "-" if co["best_score"] is None else co["best_score"]
-    score = "-" if co["score"] is None else co["score"]
-    out.print(f"Team: started with {co['tokens_start']} tokens, spent {co['tokens_spent']}; a "
-              f"perfect game needs {needed} (best score {best}). Score {score}: "
-              f"{co['outcome']}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from typing import NoReturn
 
@@ -40,11 +41,30 @@ def one_line(text: str) -> str:
     return " ".join(lines[:1] + ["; ".join(lines[1:])] if len(lines) > 1 else lines)
 
 
-def esc(text) -> str:
-    """User text to put inside our own markup (``styled``): markup escaped, controls shown."""
-    from rich.markup import escape
+#: a ``[`` and the backslashes before it; group 2 is set when the ``[`` opens a rich tag
+_BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^\[]*?\])?)")
+_TRAILING = re.compile(r"(\\+)$")
 
-    return escape(literal(text))
+
+def esc(text) -> str:
+    """User text to put inside our own markup (``styled``), shown exactly as ``literal``
+    gives it, whatever follows it in the markup.
+
+    Rich's own ``escape`` misses two cases: a ``[`` after backslashes that
+    opens no tag (rich's markup turns ``\\[`` into ``[``: ``z\\[`` showed as ``z[``) and
+    backslashes at the end (halved, or not, by what comes next). Here a ``[`` after ``k``
+    backslashes becomes ``2k+1`` backslashes and ``[`` when it opens a tag, ``k+1``
+    otherwise (``k`` = 0: as it is); trailing backslashes are doubled inside a ``[none]``
+    tag (no style), so a ``[`` after them is never theirs."""
+
+    def bracket(m: re.Match) -> str:
+        k = len(m.group(1))
+        if m.group(2) is not None:
+            return "\\" * (2 * k + 1) + "["
+        return "\\" * (k + 1) + "[" if k else "["
+
+    body = _BRACKET.sub(bracket, literal(text))
+    return _TRAILING.sub(lambda m: f"[none]{m.group(1) * 2}[/none]", body)
 
 
 def styled(markup: str):

@@ -16,7 +16,7 @@ from deduce.cli.common import (
     writes_record,
 )
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
-from deduce.cli.story_view import pct, print_selfplay, print_warnings
+from deduce.cli.story_view import print_selfplay, print_warnings
 
 DATA_OPTION = click.option("--data", "data_dir", type=click.Path(file_okay=False),
                            help="Campaign folder of *.toml files (default: the record's, else "

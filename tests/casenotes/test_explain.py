@@ -23,8 +23,8 @@ from deduce.models.casenotes.evaluate import holds, worlds
 from deduce.models.casenotes.explain import explain_case, explain_cost
 from deduce.models.casenotes.format import load_case
 from deduce.models.casenotes.model import AXIOMS, CaseModel
-from deduce.models.casenotes.rules import parse_rule
-from deduce.models.casenotes.solve import CaseContradiction
+from deduce.models.casenotes.language import parse_rule
+from deduce.models.casenotes.model import CaseContradiction
 from tests.casenotes.helpers import tiny_case
 
 #: Rules over the TINY grid for random cases (each alone is consistent).

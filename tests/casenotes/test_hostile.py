@@ -22,7 +22,7 @@ from deduce.cli.main import cli
 from deduce.core.errors import InputError
 from deduce.core.limits import MAX_FILE_BYTES
 from deduce.models.casenotes import model as M
-from deduce.models.casenotes import rules as R
+from deduce.models.casenotes import language as L
 from deduce.models.casenotes.format import (
     MAX_ATTRIBUTES,
     MAX_NOTES,
@@ -115,7 +115,7 @@ def test_nesting_just_under_the_cap_is_read():
     # brackets, signs and nots inside a quoted name do not count
     name = "(" * 80 + "not -cat"
     case = tiny_case([f'"{name}" == Ann'], TINY.replace('"cat"', f'"{name}"'))
-    assert case.notes[0].expr == R.RowEq(R.Item("pet", 0, 1), R.Item("person", 0, 95), 1)
+    assert case.notes[0].expr == L.RowEq(L.Item("pet", 0, 1), L.Item("person", 0, 95), 1)
 
 
 def test_deep_tree_past_the_text_count_is_refused_by_the_walk():
@@ -167,7 +167,7 @@ def test_rule_parts_cap():
 
 
 def test_case_parts_cap_names_the_note(monkeypatch):
-    monkeypatch.setattr(R, "MAX_CASE_PARTS", 40)
+    monkeypatch.setattr(L, "MAX_CASE_PARTS", 40)
     rule = "Ann == cat and Bob == dog"  # 7 parts
     case = tiny_case([rule] * 5)
     assert len(case.notes) == 5
@@ -323,11 +323,11 @@ _POOL = ["Ann == cat", "distinct(Ann, Bob, Cy)", "pairs([Ann, Bob], [cat, dog])"
 def test_case_parts_budget_is_exact(rules, cap):
     sizes = []
     for rule in rules:
-        budget = R.PartsBudget(10**6)
-        R.parse_rule(rule, tiny_case([]).schema, budget=budget)
+        budget = L.PartsBudget(10**6)
+        L.parse_rule(rule, tiny_case([]).schema, budget=budget)
         sizes.append(budget.cap - budget.left)
-    old = R.MAX_CASE_PARTS
-    R.MAX_CASE_PARTS = cap
+    old = L.MAX_CASE_PARTS
+    L.MAX_CASE_PARTS = cap
     try:
         case = tiny_case(rules)
     except InputError as exc:
@@ -337,7 +337,7 @@ def test_case_parts_budget_is_exact(rules, cap):
     else:
         assert sum(sizes) <= cap and len(case.notes) == len(rules)
     finally:
-        R.MAX_CASE_PARTS = old
+        L.MAX_CASE_PARTS = old
 
 
 @settings(max_examples=100, deadline=None)

@@ -7,9 +7,9 @@ import pytest
 
 from deduce.models.casenotes.format import load_case
 from deduce.models.casenotes.model import AXIOMS, CaseModel
-from deduce.models.casenotes.rules import parse_rule, parse_value
-from deduce.models.casenotes.solve import CaseContradiction
-from deduce.models.casenotes.why import why_rule
+from deduce.models.casenotes.language import parse_rule, parse_value
+from deduce.models.casenotes.model import CaseContradiction
+from deduce.models.casenotes.advice import why_rule
 from tests.casenotes.helpers import tiny_case
 
 
@@ -55,7 +55,7 @@ def test_why_core_is_subset_minimal():
 def test_contradiction_core_is_minimal_and_quotes_notes():
     case = tiny_case(["Ann == cat", "pos(Ann) == 1", "Bob == cat or Cy == cat", "thief == Ann"])
     with pytest.raises(CaseContradiction) as info:
-        from deduce.models.casenotes.solve import solve_case
+        from deduce.models.casenotes.advice import solve_case
         solve_case(case)
     assert info.value.conflict == [0, 2]
     assert info.value.exit_code == 3

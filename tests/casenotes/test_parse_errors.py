@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from deduce.core.errors import InputError
 from deduce.models.casenotes.format import load_case, parse_case
 from deduce.models.casenotes.model import CaseModel
-from deduce.models.casenotes.rules import parse_rule
+from deduce.models.casenotes.language import parse_rule
 from tests.casenotes.helpers import TINY, tiny_case
 
 KEY = """

@@ -10,12 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from deduce.cli.main import cli
-from deduce.models.casenotes.bots import BID_CAP, Bot, CaseOracle
+from deduce.models.casenotes.bots import BID_CAP, Bot
+from deduce.models.casenotes.knowledge import CaseOracle
 from deduce.models.casenotes.check import check_case
 from deduce.models.casenotes.format import load_case, parse_case
-from deduce.models.casenotes.play import (START_TOKENS, best_score, cooperative_budget, outcome,
+from deduce.models.casenotes.rules import (START_TOKENS, best_score, cooperative_budget, outcome,
                                           play_game)
-from deduce.models.casenotes.solve import solve_case
+from deduce.models.casenotes.advice import solve_case
 from tests.casenotes.helpers import TINY
 
 QUESTIONS = '\n[[question]]\ntext = "Who?"\nanswer = "thief"\n\n[[question]]\ntext = "Why?"\nanswer = "motive"\n'

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from deduce.cli.main import cli
 from deduce.core.selfplay import game_seed, wilson_ci
-from deduce.models.casenotes.bots import CaseOracle
+from deduce.models.casenotes.knowledge import CaseOracle
 from deduce.models.casenotes.format import load_case
-from deduce.models.casenotes.play import play_game
+from deduce.models.casenotes.rules import play_game
 from deduce.models.casenotes.selfplay import game_specs, play_one, positions_of, summarise
 from tests.casenotes.test_play import sourced_case
 

@@ -7,12 +7,12 @@ import itertools
 
 import pytest
 
-from deduce.models.casenotes import rules as R
+from deduce.models.casenotes import language as L
 from deduce.models.casenotes.check import check_case
 from deduce.models.casenotes.evaluate import World, holds
 from deduce.models.casenotes.format import load_case, shipped_cases
 from deduce.models.casenotes.model import CaseModel
-from deduce.models.casenotes.solve import solve_case
+from deduce.models.casenotes.advice import solve_case
 
 NAMES = [p.stem for p in shipped_cases()]
 
@@ -59,7 +59,7 @@ def brute_force_count(case, notes) -> int:
     checking the notes that only use what is fixed so far."""
     s = case.schema
     exprs = [case.notes[i].expr for i in notes]
-    level = [2 if R.uses(e, (R.URow, R.UFree)) else 1 if R.uses(e, R.AttrOf) else 0 for e in exprs]
+    level = [2 if L.uses(e, (L.URow, L.UFree)) else 1 if L.uses(e, L.AttrOf) else 0 for e in exprs]
     n, cats = s.size, s.cat_names
     perms = list(itertools.permutations(range(n)))
     attr_space = list(itertools.product(*[itertools.product(a.values, repeat=n)

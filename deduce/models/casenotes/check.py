@@ -41,9 +41,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from deduce.models.casenotes.format import Case
-from deduce.models.casenotes.model import CaseModel
+from deduce.models.casenotes.model import LIMIT, CaseModel, consistent_model, possible_answers
 from deduce.models.casenotes.schema import Value
-from deduce.models.casenotes.solve import LIMIT, consistent_model, possible_answers
 
 
 @dataclass

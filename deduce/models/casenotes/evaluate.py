@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deduce.models.casenotes import rules as R
+from deduce.models.casenotes import language as L
 from deduce.models.casenotes.schema import Schema, Value
 
 
@@ -31,50 +31,50 @@ class World:
         return self.rows[cat].index(index)
 
 
-def _row(e: R.Expr, w: World, env: dict) -> int:
-    if isinstance(e, R.Item):
+def _row(e: L.Expr, w: World, env: dict) -> int:
+    if isinstance(e, L.Item):
         return w.row_of(e.cat, e.index)
-    if isinstance(e, R.Var):
+    if isinstance(e, L.Var):
         return w.row_of(e.cat, env[e.name])
-    if isinstance(e, R.URow):
+    if isinstance(e, L.URow):
         return w.row_of(e.cat, w.unknowns[e.name])
-    if isinstance(e, R.CatOf):
+    if isinstance(e, L.CatOf):
         return _row(e.row, w, env)
     raise TypeError(f"not a row: {e!r}")
 
 
-def _num(e: R.Expr, w: World, env: dict) -> int:
-    if isinstance(e, R.Num):
+def _num(e: L.Expr, w: World, env: dict) -> int:
+    if isinstance(e, L.Num):
         return e.value
-    if isinstance(e, R.AsNum):
-        cat = R.anchor(e.row)
+    if isinstance(e, L.AsNum):
+        cat = L.anchor(e.row)
         return w.schema.categories[cat].items[w.rows[cat][_row(e.row, w, env)]]
-    if isinstance(e, R.Arith):
+    if isinstance(e, L.Arith):
         a, b = _num(e.a, w, env), _num(e.b, w, env)
         return a + b if e.op == "+" else a - b if e.op == "-" else a * b
-    if isinstance(e, R.Abs):
+    if isinstance(e, L.Abs):
         return abs(_num(e.a, w, env))
-    if isinstance(e, R.Neg):
+    if isinstance(e, L.Neg):
         return -_num(e.a, w, env)
-    if isinstance(e, R.Count):
+    if isinstance(e, L.Count):
         if e.comp is None:
             return sum(holds(c, w, env) for c in e.items)
         return sum(body for f, body in _bindings(e.comp, w, env) if f)
     raise TypeError(f"not a number: {e!r}")
 
 
-def _sym(e: R.Expr, w: World, env: dict) -> Value:
-    if isinstance(e, R.Sym):
+def _sym(e: L.Expr, w: World, env: dict) -> Value:
+    if isinstance(e, L.Sym):
         return e.value
-    if isinstance(e, R.UFree):
+    if isinstance(e, L.UFree):
         return w.unknowns[e.name]
-    if isinstance(e, R.AttrOf):
+    if isinstance(e, L.AttrOf):
         of = w.schema.attributes[e.attr].of
         return w.attrs[e.attr][w.rows[of][_row(e.row, w, env)]]
     raise TypeError(f"not a value: {e!r}")
 
 
-def _bindings(comp: R.Comp, w: World, env: dict):
+def _bindings(comp: L.Comp, w: World, env: dict):
     import itertools
 
     sizes = [range(len(w.schema.categories[cat].items)) for _v, cat in comp.gens]
@@ -89,36 +89,36 @@ _CMP = {"==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: 
         "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
 
 
-def holds(e: R.Expr, w: World, env: dict | None = None) -> bool:
+def holds(e: L.Expr, w: World, env: dict | None = None) -> bool:
     """Whether the condition ``e`` is true in ``w``."""
     env = env or {}
-    if isinstance(e, R.BoolConst):
+    if isinstance(e, L.BoolConst):
         return e.value
-    if isinstance(e, R.And):
+    if isinstance(e, L.And):
         return all(holds(x, w, env) for x in e.items)
-    if isinstance(e, R.Or):
+    if isinstance(e, L.Or):
         return any(holds(x, w, env) for x in e.items)
-    if isinstance(e, R.Not):
+    if isinstance(e, L.Not):
         return not holds(e.a, w, env)
-    if isinstance(e, R.Implies):
+    if isinstance(e, L.Implies):
         return not holds(e.a, w, env) or holds(e.b, w, env)
-    if isinstance(e, R.Iff):
+    if isinstance(e, L.Iff):
         return holds(e.a, w, env) == holds(e.b, w, env)
-    if isinstance(e, R.Xor):
+    if isinstance(e, L.Xor):
         return holds(e.a, w, env) != holds(e.b, w, env)
-    if isinstance(e, R.RowEq):
+    if isinstance(e, L.RowEq):
         return _row(e.a, w, env) == _row(e.b, w, env)
-    if isinstance(e, R.NumCmp):
+    if isinstance(e, L.NumCmp):
         return _CMP[e.op](_num(e.a, w, env), _num(e.b, w, env))
-    if isinstance(e, R.SymEq):
+    if isinstance(e, L.SymEq):
         return _sym(e.a, w, env) == _sym(e.b, w, env)
-    if isinstance(e, R.Quant):
+    if isinstance(e, L.Quant):
         results = (body for _f, body in _bindings(e.comp, w, env))
         return all(results) if e.which == "all" else any(results)
     raise TypeError(f"not a condition: {e!r}")
 
 
-def value(e: R.Expr, w: World) -> Value | bool:
+def value(e: L.Expr, w: World) -> Value | bool:
     """The value of any expression in ``w`` (a row gives its anchor category's item)."""
     if e.kind == "bool":
         return holds(e, w)
@@ -126,7 +126,7 @@ def value(e: R.Expr, w: World) -> Value | bool:
         return _num(e, w, {})
     if e.kind == "sym":
         return _sym(e, w, {})
-    cat = R.anchor(e)
+    cat = L.anchor(e)
     return w.schema.categories[cat].items[w.rows[cat][_row(e, w, {})]]
 
 

@@ -62,7 +62,7 @@ from typing import Callable, Iterable, Sequence
 from pysat.solvers import Solver
 
 from deduce.models.casenotes.format import Case
-from deduce.models.casenotes.model import AXIOMS, SOLVER, CaseModel, Cell
+from deduce.models.casenotes.model import AXIOMS, SOLVER, CaseContradiction, CaseModel, Cell
 from deduce.models.casenotes.schema import Value
 
 COST_NOTE, COST_AXIOM, COST_FACT = 100, 60, 1
@@ -479,8 +479,6 @@ def explain_case(case: Case, notes: Iterable[int] | None = None,
     ``max_steps`` stops early (benchmarks of slow baselines). ``CaseContradiction`` (exit 3)
     when the chosen notes cannot all hold.
     """
-    from deduce.models.casenotes.solve import CaseContradiction
-
     start = time.perf_counter()
     chosen = None if notes is None else sorted(set(notes))
     model = CaseModel(case, chosen)

@@ -21,8 +21,8 @@ or a device is refused as such, never looked up as a shipped case's name.
 
 Caps (each message names its cap): ``MAX_CATEGORIES``, ``MAX_ITEMS`` and ``MAX_GRID``
 (categories x items), ``MAX_VALUES``, ``MAX_ATTRIBUTES``, ``MAX_UNKNOWNS``,
-``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
-``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``rules.MAX_CASE_PARTS`` (parsing)
+``MAX_QUESTIONS``, ``MAX_NOTES``; per rule ``language.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+``MAX_NUMBER``, ``MAX_RULE_PARTS``; for the whole file ``language.MAX_CASE_PARTS`` (parsing)
 and ``model.CASE_WORK`` (compiling). Together they keep loading and compiling any file
 to seconds.
 
@@ -35,20 +35,21 @@ from __future__ import annotations
 import datetime
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
 from deduce.core.records import parse_toml_text, read_text, read_toml
-from deduce.models.casenotes.rules import MAX_NUMBER, Expr, PartsBudget, parse_rule, parse_value
+from deduce.models.casenotes.language import MAX_NUMBER, Expr, PartsBudget, parse_rule, parse_value
 from deduce.models.casenotes.schema import RESERVED, Attribute, Category, Schema, Unknown, Value
 
 TOP_KEYS = ("title", "intro", "categories", "attributes", "unknowns", "question", "note", "solution")
 NOTE_KEYS = ("source", "text", "rule")
 QUESTION_KEYS = ("text", "answer")
 ATTRIBUTE_KEYS = ("of", "values")
-#: caps on the size of a case (with ``rules.MAX_RULE_CHARS``, ``MAX_DEPTH``,
+#: caps on the size of a case (with ``language.MAX_RULE_CHARS``, ``MAX_DEPTH``,
 #: ``MAX_RULE_PARTS``, ``MAX_CASE_PARTS`` and ``model.CASE_WORK``, they bound the time a
 #: case file takes to load and to compile)
 MAX_CATEGORIES = 10
@@ -115,6 +116,37 @@ def shipped_cases() -> list[Path]:
     from deduce.puzzles import puzzle_path
 
     return sorted(puzzle_path("casenotes").glob("*.toml"))
+
+
+_SOURCE_PREFIX = re.compile(r"^\s*location\s*\d+\s*[:.\-]?\s*", re.IGNORECASE)
+
+
+def source_number(source: str) -> int | None:
+    """The number printed on a source's Location card: the first number in its name.
+
+    >>> source_number("Location 3: The Workshop"), source_number("The Mews")
+    (3, None)
+    """
+    m = re.search(r"\d+", source)
+    return int(m.group()) if m else None
+
+
+def source_name(source: str) -> str:
+    """A source's name without its ``Location N:`` prefix.
+
+    >>> source_name("Location 3: The Workshop")
+    'The Workshop'
+    """
+    return _SOURCE_PREFIX.sub("", source)
+
+
+def case_summary(case: Case) -> dict:
+    """``deduce case list``'s row: ``{"name", "title", "size": "4x5", "categories",
+    "items", "notes", "questions", "sources"}``."""
+    m, n = len(case.schema.categories), case.schema.size
+    return {"name": case.name, "title": case.title, "size": f"{m}x{n}", "categories": m,
+            "items": n, "notes": len(case.notes), "questions": len(case.questions),
+            "sources": len(case.sources)}
 
 
 def case_path(arg: str) -> Path:

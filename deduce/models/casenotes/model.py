@@ -27,6 +27,10 @@ number of models projected on the cells). Cells are named in the rule language:
 Everything a reasoning step needs is here: ``implies(notes, axioms, facts, lit)``,
 ``consistent``, ``minimal_subset`` (a MUS over any assumption literals), ``possible``,
 ``witness``, ``compile_rule`` for a new condition (``why``), ``count_solutions``.
+
+``consistent_model(case)`` is the model of a case whose notes hold together, else
+``CaseContradiction`` (exit 3) naming a minimal conflicting set of notes;
+``possible_answers(model)`` every answer some solution gives each question.
 """
 
 from __future__ import annotations
@@ -37,9 +41,9 @@ from typing import Iterable, Iterator
 
 from pysat.solvers import Solver
 
-from deduce.core.errors import InputError
+from deduce.core.errors import ContradictionError, InputError
 from deduce.core.sat import OwnsSolver, minimal_unsat_subset
-from deduce.models.casenotes import rules as R
+from deduce.models.casenotes import language as L
 from deduce.models.casenotes.builder import Builder, TooBig
 from deduce.models.casenotes.counting import count_projected
 from deduce.models.casenotes.format import Case
@@ -47,6 +51,8 @@ from deduce.models.casenotes.schema import Value
 
 #: Many small incremental calls under assumptions.
 SOLVER = "minisat22"
+#: Solutions are counted exactly up to at least this many (the spec's 10,000).
+LIMIT = 10_000
 AXIOMS = ("bijection", "transitivity", "one-value")
 #: What each axiom kind says, for people.
 AXIOM_TEXT = {
@@ -65,6 +71,23 @@ CASE_WORK = 50_000
 MAX_BINDINGS = 5_000
 #: Value pairs of one comparison or arithmetic operation.
 MAX_DOMAIN = 20_000
+
+
+class CaseContradiction(ContradictionError):
+    """No solution fits the notes; ``conflict`` is a minimal set of note indices."""
+
+    def __init__(self, case: Case, conflict: list[int]):
+        self.case = case
+        lines = "\n".join("  " + case.notes[i].describe() for i in conflict)
+        super().__init__(f"{case.path}: the notes cannot all hold; a minimal conflicting set "
+                         f"({len(conflict)} note{'s' if len(conflict) != 1 else ''}):\n{lines}",
+                         conflict)
+
+    def to_json(self) -> dict:
+        return {"status": "none", "solutions": 0, **super().to_json(),
+                "notes": [{"index": i, "source": self.case.notes[i].source,
+                           "text": self.case.notes[i].text, "rule": self.case.notes[i].rule}
+                          for i in self.conflict]}
 
 
 @dataclass(frozen=True)
@@ -202,11 +225,11 @@ class CaseModel(OwnsSolver):
         return out
 
     # ------------------------------------------------------------------ compiling rules
-    def compile_rule(self, expr: R.Expr, where: str = "rule", src: str = "") -> int:
+    def compile_rule(self, expr: L.Expr, where: str = "rule", src: str = "") -> int:
         """A literal equivalent to the condition ``expr`` (gates are added to the CNF)."""
         return self._guarded(lambda: self.cond(expr, {}), expr, where, src)
 
-    def compile_value(self, expr: R.Expr, where: str = "answer", src: str = "",
+    def compile_value(self, expr: L.Expr, where: str = "answer", src: str = "",
                       in_case: bool = False) -> dict:
         """``{value: literal}`` for any expression: exactly one literal is true in a solution.
 
@@ -226,7 +249,7 @@ class CaseModel(OwnsSolver):
             return self.sym(expr, {})
         return self._guarded(run, expr, where, src, in_case)
 
-    def _guarded(self, run, expr: R.Expr, where: str, src: str, in_case: bool = False):
+    def _guarded(self, run, expr: L.Expr, where: str, src: str, in_case: bool = False):
         """``run()`` within the caps: ``RULE_WORK`` gate requests (and, ``in_case``, what is
         left of ``CASE_WORK``), ``MAX_BINDINGS``, ``MAX_DOMAIN``; past one, an
         ``InputError`` at ``where`` naming it."""
@@ -243,20 +266,20 @@ class CaseModel(OwnsSolver):
             else:
                 reason = (f"the rule is too large to compile: more than the cap of "
                           f"{RULE_WORK:,} logic gates")
-            raise R.rule_error(src, getattr(expr, "col", 1), reason, where) from None
+            raise L.rule_error(src, getattr(expr, "col", 1), reason, where) from None
         finally:
             if in_case:
                 self._case_work -= work - max(self.b.work, 0)
             self.b.budget = self.b.work = None
 
-    def row(self, e: R.Expr, env: dict) -> RowVal:
-        if isinstance(e, R.Item):
+    def row(self, e: L.Expr, env: dict) -> RowVal:
+        if isinstance(e, L.Item):
             return self._fixed(self.s.cat_index(e.cat), e.index)
-        if isinstance(e, R.Var):
+        if isinstance(e, L.Var):
             return self._fixed(self.s.cat_index(e.cat), env[e.name])
-        if isinstance(e, R.URow):
+        if isinstance(e, L.URow):
             return RowVal(self.s.cat_index(e.cat), tuple(self.unk(e.name, k) for k in range(self.n)))
-        if isinstance(e, R.CatOf):
+        if isinstance(e, L.CatOf):
             return self.convert(self.row(e.row, env), self.s.cat_index(e.cat))
         raise TypeError(f"not a row: {e!r}")  # the parser only makes the four kinds
 
@@ -286,25 +309,25 @@ class CaseModel(OwnsSolver):
         rb = self.convert(rb, ra.cat)
         return self.b.or_(self.b.and_([x, y]) for x, y in zip(ra.lits, rb.lits))
 
-    def num(self, e: R.Expr, env: dict) -> dict[int, int]:
+    def num(self, e: L.Expr, env: dict) -> dict[int, int]:
         b = self.b
-        if isinstance(e, R.Num):
+        if isinstance(e, L.Num):
             return {e.value: self.TRUE}
-        if isinstance(e, R.AsNum):
+        if isinstance(e, L.AsNum):
             rv = self.row(e.row, env)
             items = self.s.categories[self.cats[rv.cat]].items
             return {items[i]: lit for i, lit in enumerate(rv.lits) if lit != self.FALSE}
-        if isinstance(e, R.Arith):
+        if isinstance(e, L.Arith):
             da, db = self.num(e.a, env), self.num(e.b, env)
             if len(da) * len(db) > MAX_DOMAIN:
                 raise TooBig(_TOO_MANY_PAIRS)
             op = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[e.op]
             return self._merge((op(x, y), b.and_([la, lb])) for x, la in da.items() for y, lb in db.items())
-        if isinstance(e, R.Abs):
+        if isinstance(e, L.Abs):
             return self._merge((abs(x), la) for x, la in self.num(e.a, env).items())
-        if isinstance(e, R.Neg):
+        if isinstance(e, L.Neg):
             return self._merge((-x, la) for x, la in self.num(e.a, env).items())
-        if isinstance(e, R.Count):
+        if isinstance(e, L.Count):
             conds = [self.cond(c, env) for c in e.items] if e.comp is None else \
                 [b.and_([f, body]) for f, body in self._ground(e.comp, env)]
             dist = {0: self.TRUE}
@@ -325,13 +348,13 @@ class CaseModel(OwnsSolver):
                 acc.setdefault(v, []).append(lit)
         return {v: self.b.or_(lits) for v, lits in acc.items()}
 
-    def sym(self, e: R.Expr, env: dict) -> dict:
-        if isinstance(e, R.Sym):
+    def sym(self, e: L.Expr, env: dict) -> dict:
+        if isinstance(e, L.Sym):
             return {e.value: self.TRUE}
-        if isinstance(e, R.UFree):
+        if isinstance(e, L.UFree):
             values = self.s.unknowns[e.name].values
             return {v: self.unk(e.name, k) for k, v in enumerate(values)}
-        if isinstance(e, R.AttrOf):
+        if isinstance(e, L.AttrOf):
             a = self.s.attributes[e.attr]
             rv = self.convert(self.row(e.row, env), self.s.cat_index(a.of))
             b = self.b
@@ -339,7 +362,7 @@ class CaseModel(OwnsSolver):
                     for k, v in enumerate(a.values)}
         raise TypeError(f"not a value: {e!r}")
 
-    def _ground(self, comp: R.Comp, env: dict) -> Iterator[tuple[int, int]]:
+    def _ground(self, comp: L.Comp, env: dict) -> Iterator[tuple[int, int]]:
         """(filter, body) literals for every binding of the comprehension's variables."""
         sizes = [range(len(self.s.categories[cat].items)) for _v, cat in comp.gens]
         total = 1
@@ -356,34 +379,34 @@ class CaseModel(OwnsSolver):
                 continue
             yield filt, self.cond(comp.body, inner)
 
-    def cond(self, e: R.Expr, env: dict) -> int:
+    def cond(self, e: L.Expr, env: dict) -> int:
         b = self.b
-        if isinstance(e, R.BoolConst):
+        if isinstance(e, L.BoolConst):
             return b.const(e.value)
-        if isinstance(e, R.And):
+        if isinstance(e, L.And):
             return b.and_([self.cond(x, env) for x in e.items])
-        if isinstance(e, R.Or):
+        if isinstance(e, L.Or):
             return b.or_([self.cond(x, env) for x in e.items])
-        if isinstance(e, R.Not):
+        if isinstance(e, L.Not):
             return -self.cond(e.a, env)
-        if isinstance(e, R.Implies):
+        if isinstance(e, L.Implies):
             return b.or_([-self.cond(e.a, env), self.cond(e.b, env)])
-        if isinstance(e, R.Iff):
+        if isinstance(e, L.Iff):
             return b.iff(self.cond(e.a, env), self.cond(e.b, env))
-        if isinstance(e, R.Xor):
+        if isinstance(e, L.Xor):
             return -b.iff(self.cond(e.a, env), self.cond(e.b, env))
-        if isinstance(e, R.RowEq):
+        if isinstance(e, L.RowEq):
             return self.row_eq(self.row(e.a, env), self.row(e.b, env))
-        if isinstance(e, R.NumCmp):
+        if isinstance(e, L.NumCmp):
             da, db = self.num(e.a, env), self.num(e.b, env)
             if len(da) * len(db) > MAX_DOMAIN:
                 raise TooBig(_TOO_MANY_PAIRS)
             test = _CMP[e.op]
             return b.or_(b.and_([la, lb]) for x, la in da.items() for y, lb in db.items() if test(x, y))
-        if isinstance(e, R.SymEq):
+        if isinstance(e, L.SymEq):
             da, db = self.sym(e.a, env), self.sym(e.b, env)
             return b.or_(b.and_([la, db[v]]) for v, la in da.items() if v in db)
-        if isinstance(e, R.Quant):
+        if isinstance(e, L.Quant):
             pairs = list(self._ground(e.comp, env))
             if e.which == "all":
                 return b.and_([b.or_([-f, body]) for f, body in pairs])
@@ -510,7 +533,7 @@ class CaseModel(OwnsSolver):
         finally:
             solver.delete()
 
-    def count_solutions(self, notes: Iterable[int] | None = None, limit: int = 10_000) -> tuple[int, bool]:
+    def count_solutions(self, notes: Iterable[int] | None = None, limit: int = LIMIT) -> tuple[int, bool]:
         """(number of solutions, exact?) with the given notes (default: all) and all axioms.
 
         Independent parts (e.g. an attribute no note mentions) are counted apart and
@@ -540,6 +563,27 @@ class CaseModel(OwnsSolver):
                              f"and counts are exact up to {limit:,}): the case is too loose or "
                              "too large to count")
         return max(count, 2), exact
+
+def consistent_model(case: Case, notes: Iterable[int] | None = None) -> CaseModel:
+    """The case's model with ``notes`` (default: all); ``CaseContradiction`` if they
+    cannot all hold."""
+    model = CaseModel(case, notes)
+    if not model.consistent():
+        conflict = model.minimal_conflict()
+        model.close()
+        raise CaseContradiction(case, conflict)
+    return model
+
+
+def possible_answers(model: CaseModel) -> list[list[Value]]:
+    """Per question (file order), every answer some solution gives, in domain order."""
+    base = model.assumptions()
+    out = []
+    for lits in model.answer_lits:
+        found = model.possible(lits, base)
+        out.append([v for v in lits if v in found])
+    return out
+
 
 _TOO_MANY_PAIRS = f"more than the cap of {MAX_DOMAIN:,} value pairs in one comparison or operation"
 

@@ -1,847 +1,668 @@
-"""The rule language: Python expression syntax, parsed with ``ast`` and a whitelist.
+"""The Lost Diaries' rules as they apply to case notes: the play engine (``State``).
 
-``parse_rule(text, schema, where)`` gives a typed condition tree, ``parse_value`` the tree
-of a question's answer (any expression). Nothing is ever evaluated as Python: the ``ast``
-tree is walked node by node and anything not in the spec's table is an ``InputError`` that
-names ``where`` (file and note), the column (1-based, in characters) and, for a misspelt
-name, the closest names; the message ends with the rule and a caret under the column.
+Each note source is a Location; a player visiting it reads every note of that source.
+Notes without a source are known to everyone from the start. 221B Baker Street checks a
+player's answers against the case's (``Setup.truth``: the referee's hidden state).
 
-Typed tree (every node records ``col``). Four kinds of expression:
+Competitive mode (rulebook "Playing the Game"), round after round:
 
-- ``row``: a row of the grid, seen through an *anchor* category (the category whose item
-  the expression names): ``Item(cat, index)``, ``URow(unknown)``, ``Var(name, cat)`` (a
-  quantified variable) and ``CatOf(cat, row)`` (``room(A)``: A's row, anchored at room).
-- ``num``: integers: ``Num``, ``AsNum(row)`` (the item of an ordered anchor category),
-  ``Arith(op, a, b)``, ``Abs``, ``Neg``, ``Count`` (``sum`` of conditions).
-- ``sym``: values of attributes and free-list unknowns: ``AttrOf(attr, row)``, ``UFree``,
-  ``Sym(value)`` (a constant, already resolved to the canonical value).
-- ``bool``: ``And``, ``Or``, ``Not``, ``Implies``, ``Iff``, ``Xor``, ``BoolConst``,
-  ``RowEq`` (same row), ``NumCmp(op, a, b)``, ``SymEq``, ``Quant(all|any, comp)``.
+- Visiting phase: from the Start Player clockwise, each player whose pawn is not placed
+  takes a turn: a free Location on foot (bid 0) or by carriage (any tokens they have); an
+  occupied one only by placing more tokens than the pawn there, which is displaced (its
+  owner takes back its tokens but one, and chooses again when its turn comes round); the
+  Carriage Stop or 221B (any number of pawns). The phase ends when every pawn is placed;
+  the last player to place a pawn, unless at 221B, becomes the Start Player. The first
+  Start Player is drawn from the ``random.Random`` the state is made with (its only chance).
+- Investigation phase: tokens on Locations go to the supply; each player reads its
+  Location's notes; the Carriage Stop gives +3 tokens. At 221B players answer in order of
+  tokens (most first; ties together, in seat order, each unaware of the others' answers):
+  all answers right wins (ties can share the win), any wrong answer eliminates. The game
+  ends with a winner, when everyone is eliminated, or when a player left alone by
+  eliminations has used its extra rounds (as many as its tokens, at most 4). Every player
+  starts with 10 tokens (``tokens`` overrides).
+- Safety cap: ``players * locations + 5`` rounds.
 
-``one_of``, ``pairs`` and ``distinct`` are expanded into these while parsing.
+Cooperative mode (rulebook "Cooperative and Solo Game Mode"): the players are one team with
+one pawn and shared notes; each round one player (in turn, from seat 0) chooses where the
+team goes. Every trip costs 1 token (our Locations all allow walking), 221B one less (0);
+the Carriage Stop's +3 comes only the first time. The team starts with "the highest number
+printed on a Location card minus 3" tokens (``cooperative_budget``; ``tokens``
+overrides). A wrong answer ends the game lost. Score (rulebook): tokens left plus
+unclaimed bonuses (the Carriage Stop's 3 if never visited); police tokens do not exist here.
+Safety cap: ``locations + 5`` rounds.
 
-Caps, checked before any work is spent on a rule (each message names its cap): at most
-``MAX_RULE_CHARS`` characters; nesting at most ``MAX_DEPTH`` levels, counted on the text
-before ``ast.parse`` sees it (``prescan``: brackets and runs of ``not`` and signs) and again
-on the tree (``RecursionError``/``MemoryError`` from ``ast`` are caught as a backstop);
-numbers at most ``MAX_NUMBER`` in size (a longer digit string never reaches Python's int
-conversion); at most ``MAX_RULE_PARTS`` parts with ``one_of``/``pairs``/``distinct``
-expanded, and ``MAX_CASE_PARTS`` over all the rules of a case (``PartsBudget``).
+Moves (``Action``): ``visit`` (a location index and a bid), ``stop`` (the Carriage Stop),
+``221B``; a player at 221B then answers the questions one by one (``answer`` moves, each a
+value of the next question; with no questions, every cell of the grid is asked). So every
+decision has a short list of ``legal_actions()``, and ``apply`` refuses anything else with
+``InputError``. ``observation(player)`` is what that player sees, as JSON.
 
-Decisions where the spec is silent: ``==`` between two row expressions always means "same
-row" (so ``hour(A) == floor(B)`` says A and B are one row; write ``hour(A) + 0 == floor(B)``
-for equal numbers); a bare number is a number, never an item (``hour[9]`` names the item);
-comparisons chain (``a < b < c``); comprehensions may have several ``for`` and ``if``
-clauses (the ``if`` clauses filter); ``sum`` also takes a list of conditions; ``xor`` takes
-exactly two conditions; ``pairs`` takes lists of up to 6; ``True`` and ``False`` are
-conditions; ``*`` and unary ``-`` are allowed in arithmetic.
+``play_game`` seats bots (``bots.Bot``) at a ``State`` and plays it out: pure and
+deterministic for its arguments (seeded ``random.Random`` generators: one for the Start
+Player, one per bot for its tie-breaks and guesses). Cooperative benchmark: the fewest
+tokens a team needs is one per Location of the minimal source set
+(``check.minimal_sources``), 221B free; ``best_score`` is the score of that perfect game
+(visiting the Carriage Stop costs a token and forfeits its unclaimed 3, so it only helps
+when the budget is short: then the best is start + 2 - needed; null when even that cannot
+pay for the trips).
 """
 
 from __future__ import annotations
 
-import ast
-import dataclasses
-import difflib
-import itertools
-import math
-import re
-import warnings
-from dataclasses import dataclass
-from typing import ClassVar
+import copy
+import functools
+import random
+from dataclasses import dataclass, field
 
 from deduce.core.errors import InputError
-from deduce.core.names import normalise
-from deduce.models.casenotes.schema import RESERVED, Schema, Value
+from deduce.models.casenotes.bots import Bot
+from deduce.models.casenotes.format import Case, source_number
+from deduce.models.casenotes.knowledge import CaseOracle
+from deduce.models.casenotes.schema import Value
 
-#: the longest rule (characters)
-MAX_RULE_CHARS = 4000
-#: the deepest nesting in a rule: brackets and runs of ``not``/``-`` in the text, and the
-#: levels of its parsed tree
-MAX_DEPTH = 60
-#: the longest list ``pairs`` takes
-MAX_PAIRS = 6
-#: the largest number (in size) a rule or an ordered category may use
-MAX_NUMBER = 10**9
-#: the parts one rule may have once ``one_of``, ``pairs`` and ``distinct`` are expanded
-MAX_RULE_PARTS = 20_000
-#: the parts all the rules of one case (notes and question answers) may have together
-MAX_CASE_PARTS = 100_000
-
-FUNCTIONS = ("abs", "all", "any", "sum", "one_of", "pairs", "distinct", "implies", "xor")
-
-
-# ----------------------------------------------------------------------------- the tree
-class Expr:
-    """A typed node; ``kind`` is ``row``, ``num``, ``sym`` or ``bool``."""
-
-    kind: ClassVar[str] = ""
+START_TOKENS = 10
+STOP_BONUS = 3
+ALONE_ROUNDS = 4
+MODES = ("competitive", "cooperative")
+#: The rulebook's player counts (1: solo, cooperative or a lone competitor).
+MAX_PLAYERS = 7
+KINDS = ("visit", "stop", "221B", "answer")
+#: The rulebook's cooperative scale: score -> outcome (7 and more: the last line).
+SCALE = (
+    "Just in time, justice has prevailed.",
+    "Elementary.",
+    "The Baker Street Irregulars could learn from you.",
+    "Scotland Yard, as always, has arrived late.",
+    'You are in the news: "Extra, extra, read all about it: mystery solved!"',
+    "You have an appointment at the Diogenes Club, Mycroft Holmes wishes to receive you.",
+    "Great Scott! Watson and Holmes are proud, they would not have done it better.",
+    "Fascinating! Conan Doyle himself wants to publish your adventures.",
+)
 
 
+# ---------------------------------------------------------------------------------- actions
 @dataclass(frozen=True)
-class Item(Expr):
-    cat: str
-    index: int
-    col: int = 0
-    kind: ClassVar[str] = "row"
+class Action:
+    """``kind``: ``"visit"`` (``source`` index, ``bid`` tokens: 0 on foot), ``"stop"`` (the
+    Carriage Stop), ``"221B"`` (go and answer) or ``"answer"`` (``value``: the answer to
+    the next question)."""
+
+    kind: str
+    source: int | None = None
+    bid: int = 0
+    value: Value | None = None
+
+    def to_json(self) -> dict:
+        """``{"action": kind}`` plus ``"location"`` and ``"bid"`` for a visit, ``"value"``
+        for an answer."""
+        if self.kind == "visit":
+            return {"action": "visit", "location": self.source, "bid": self.bid}
+        if self.kind == "answer":
+            return {"action": "answer", "value": self.value}
+        return {"action": self.kind}
+
+    @classmethod
+    def from_json(cls, data) -> "Action":
+        """The action of ``to_json``'s object; ``InputError`` naming the field otherwise
+        (whether it is legal is ``State.apply``'s question)."""
+        if not isinstance(data, dict) or data.get("action") not in KINDS:
+            raise InputError(f"expected an action object with \"action\" one of "
+                             f"{', '.join(KINDS)}", field="action")
+        kind = data["action"]
+        if kind == "visit":
+            where, bid = data.get("location"), data.get("bid", 0)
+            for name, v in (("location", where), ("bid", bid)):
+                if not _whole(v):
+                    raise InputError(f"a visit's {name} is a whole number, not {v!r}", field=name)
+            return cls("visit", where, bid)
+        if kind == "answer":
+            value = data.get("value")
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                raise InputError(f"an answer's value is a string or a number, not {value!r}",
+                                 field="value")
+            return cls("answer", value=value)
+        return cls(kind)
 
 
+STOP = Action("stop")
+BAKER = Action("221B")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def visit(source: int, bid: int = 0) -> Action:
+    """The visit action (one object per location and bid: ``legal_actions`` lists many)."""
+    return Action("visit", source, bid)
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+# ---------------------------------------------------------------------------------- setup
 @dataclass(frozen=True)
-class URow(Expr):
-    name: str
-    cat: str
-    col: int = 0
-    kind: ClassVar[str] = "row"
+class Setup:
+    """What the rules need of a case: the locations and their notes, the questions with
+    their possible answers, the truth 221B checks, and the cooperative budget."""
+
+    title: str
+    sources: tuple[str, ...]
+    notes_at: tuple[tuple[int, ...], ...]
+    free_notes: frozenset[int]
+    labels: tuple[str, ...]
+    domains: tuple[tuple[Value, ...], ...]
+    truth: tuple[Value, ...]
+    budget: int
+
+    @classmethod
+    def of(cls, oracle: CaseOracle) -> "Setup":
+        """The setup of ``oracle``'s case (its truth is solved here: ``CaseContradiction``
+        when the notes cannot all hold)."""
+        truth = oracle.truth
+        return cls(oracle.case.title, tuple(oracle.sources),
+                   tuple(tuple(n) for n in oracle.notes_at), oracle.free_notes,
+                   tuple(oracle.labels), tuple(tuple(lits) for lits in oracle.answer_lits),
+                   truth, cooperative_budget(oracle.case))
 
 
-@dataclass(frozen=True)
-class Var(Expr):
-    name: str
-    cat: str
-    col: int = 0
-    kind: ClassVar[str] = "row"
+def cooperative_budget(case: Case) -> int:
+    """Tokens a cooperative team starts with: the highest Location number minus 3 (see the
+    module docstring)."""
+    numbers = [n for n in map(source_number, case.sources) if n is not None]
+    return max(max(numbers, default=len(case.sources)) - 3, 0)
 
 
-@dataclass(frozen=True)
-class CatOf(Expr):
-    cat: str
-    row: Expr
-    col: int = 0
-    kind: ClassVar[str] = "row"
-
-
-@dataclass(frozen=True)
-class Num(Expr):
-    value: int
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class AsNum(Expr):
-    row: Expr
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class Arith(Expr):
-    op: str  # "+", "-", "*"
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class Abs(Expr):
-    a: Expr
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class Neg(Expr):
-    a: Expr
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class Comp:
-    """``for x in cat ... if cond``: variables with their categories, filters, body."""
-
-    gens: tuple[tuple[str, str], ...]
-    conds: tuple[Expr, ...]
-    body: Expr
-
-
-@dataclass(frozen=True)
-class Count(Expr):
-    """How many of the conditions hold: a comprehension or a plain tuple of conditions."""
-
-    comp: Comp | None
-    items: tuple[Expr, ...] = ()
-    col: int = 0
-    kind: ClassVar[str] = "num"
-
-
-@dataclass(frozen=True)
-class AttrOf(Expr):
-    attr: str
-    row: Expr
-    col: int = 0
-    kind: ClassVar[str] = "sym"
-
-
-@dataclass(frozen=True)
-class UFree(Expr):
-    name: str
-    col: int = 0
-    kind: ClassVar[str] = "sym"
-
-
-@dataclass(frozen=True)
-class Sym(Expr):
-    value: Value
-    col: int = 0
-    kind: ClassVar[str] = "sym"
-
-
-@dataclass(frozen=True)
-class BoolConst(Expr):
-    value: bool
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class And(Expr):
-    items: tuple[Expr, ...]
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Or(Expr):
-    items: tuple[Expr, ...]
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Not(Expr):
-    a: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Implies(Expr):
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Iff(Expr):
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Xor(Expr):
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class RowEq(Expr):
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class NumCmp(Expr):
-    op: str  # "==", "!=", "<", "<=", ">", ">="
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class SymEq(Expr):
-    a: Expr
-    b: Expr
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class Quant(Expr):
-    which: str  # "all" or "any"
-    comp: Comp
-    col: int = 0
-    kind: ClassVar[str] = "bool"
-
-
-@dataclass(frozen=True)
-class _Str(Expr):
-    """A quoted string before its context says what it names (an item or a value)."""
-
-    text: str
-    col: int = 0
-    kind: ClassVar[str] = "str"
-
-
-def uses(e, kinds) -> bool:
-    """Does expression ``e`` contain a node of one of ``kinds`` (a type or tuple of types)?"""
-    if isinstance(e, kinds):
-        return True
-    if dataclasses.is_dataclass(e):
-        return any(uses(getattr(e, f.name), kinds) for f in dataclasses.fields(e))
-    if isinstance(e, tuple):
-        return any(uses(x, kinds) for x in e)
-    return False
-
-
-def anchor(row: Expr) -> str:
-    """The category a row expression names an item of."""
-    return row.cat  # type: ignore[attr-defined]
-
-
-def sym_domain(e: Expr, schema: Schema) -> tuple[Value, ...] | None:
-    """The values a ``sym`` expression ranges over (None for a constant)."""
-    if isinstance(e, AttrOf):
-        return schema.attributes[e.attr].values
-    if isinstance(e, UFree):
-        return schema.unknowns[e.name].values
+def best_score(start: int, needed: int) -> int | None:
+    """The rulebook score of a perfect cooperative game (see the module docstring)."""
+    if needed <= start:
+        return start - needed + STOP_BONUS
+    if needed <= start + STOP_BONUS - 1:
+        return start + STOP_BONUS - 1 - needed
     return None
 
 
-# ----------------------------------------------------------------------------- errors
-class _RuleError(Exception):
-    def __init__(self, col: int, message: str):
-        self.col = col
-        self.message = message
-        super().__init__(message)
+def outcome(score: int | None) -> str:
+    """The rulebook's words for a cooperative score (None: the case was not solved)."""
+    if score is None:
+        return "Not solved."
+    return SCALE[min(score, len(SCALE) - 1)]
 
 
-def rule_error(src: str, col: int, message: str, where: str | None) -> InputError:
-    """The ``InputError`` for a problem at ``col`` (1-based) of rule ``src``."""
-    col = max(1, min(col, len(src) + 1))
-    shown = src if len(src) <= 200 else src[:200] + "..."
-    caret = " " * (col - 1) + "^" if col <= 201 else ""
-    return InputError(f"column {col}: {message}\n    {shown}\n    {caret}", where=where)
+@dataclass
+class Seat:
+    """One player's (or the cooperative team's) state: tokens, the notes read, where it
+    has been, how it ended."""
+
+    tokens: int
+    known: set[int]
+    visited: set[int] = field(default_factory=set)
+    status: str = "playing"  # "playing", "won" or "eliminated"
+    spent: int = 0
+    gained: int = 0
+    answered_round: int | None = None
+    answers: tuple[Value, ...] | None = None
+    correct: int | None = None
 
 
-# ----------------------------------------------------------------------------- parsing
-def parse_rule(text: str, schema: Schema, where: str | None = None,
-               budget: PartsBudget | None = None) -> Expr:
-    """The condition ``text`` states, as a typed tree; ``InputError`` if it is not one
-    (``budget``: the parts the case's rules may still use)."""
-    return _parse(text, schema, where, want="bool", budget=budget)
+# ---------------------------------------------------------------------------------- state
+class State:
+    """One game in progress (both modes): whose move, what each player knows, the log.
 
-
-def parse_value(text: str, schema: Schema, where: str | None = None,
-                budget: PartsBudget | None = None) -> Expr:
-    """Any expression (a question's answer): a row with its anchor, number, value or condition."""
-    return _parse(text, schema, where, want="value", budget=budget)
-
-
-class PartsBudget:
-    """The parts the rules of one case may still use (``MAX_CASE_PARTS`` in all); pass one
-    budget to every ``parse_rule``/``parse_value`` of a case."""
-
-    def __init__(self, cap: int | None = None):
-        self.cap = MAX_CASE_PARTS if cap is None else cap
-        self.left = self.cap
-
-
-TOO_DEEP = f"the rule is nested too deeply: more than the cap of {MAX_DEPTH} levels"
-
-
-def _parse(text: str, schema: Schema, where: str | None, want: str,
-           budget: PartsBudget | None = None) -> Expr:
-    if not isinstance(text, str):
-        raise InputError(f"a rule is a string, got {type(text).__name__}", where=where)
-    src = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    if not src.strip():
-        raise InputError("the rule is empty", where=where)
-    if len(src) > MAX_RULE_CHARS:
-        raise InputError(f"the rule is too long: {len(src):,} characters, more than the cap of "
-                         f"{MAX_RULE_CHARS:,}", where=where)
-    try:
-        prescan(src)
-    except _RuleError as exc:
-        raise rule_error(src, exc.col, exc.message, where) from None
-    try:
-        with warnings.catch_warnings():  # e.g. invalid escapes in strings: not ours to report
-            warnings.simplefilter("ignore")
-            tree = ast.parse(src.strip(), mode="eval")
-    except SyntaxError as exc:
-        lead = len(src) - len(src.lstrip())
-        msg = exc.msg
-        if not exc.offset:  # the rule stops too early
-            col, msg = len(src.rstrip()) + 1, f"{msg}: the rule ends too early"
-        else:
-            col = exc.offset + lead
-        raise rule_error(src, col, f"not a valid rule ({msg})", where) from None
-    except (RecursionError, MemoryError):  # a backstop: prescan refuses deep text first
-        raise rule_error(src, 1, TOO_DEEP, where) from None
-    except ValueError as exc:  # e.g. an integer past Python's integer-string limit
-        raise rule_error(src, 1, f"not a valid rule ({exc})", where) from None
-    parser = _Parser(schema, src, len(src) - len(src.lstrip()), budget)
-    try:
-        e = parser.expr(tree.body, {}, 0)
-        if want == "bool":
-            e = parser.as_cond(e)
-        elif isinstance(e, _Str):
-            e = parser.as_row(e)
-        elif isinstance(e, Sym):
-            raise _RuleError(e.col, "a constant is not a question's answer")
-    except _RuleError as exc:
-        raise rule_error(src, exc.col, exc.message, where) from None
-    except (RecursionError, MemoryError):
-        raise rule_error(src, 1, TOO_DEEP, where) from None
-    if budget is not None:
-        budget.left -= parser.parts
-    return e
-
-
-_OPERATOR_WORDS = frozenset({"and", "or", "not", "in", "is", "if", "else", "for", "lambda",
-                             "await", "yield", "async"})
-#: one token of rule text: a string's opening quote (with its prefix), a number, a word,
-#: or any other character
-_TOKEN = re.compile(r"""(?P<quote>[rRuUbBfF]{0,2}(?:'''|\"\"\"|'|"))|(?P<num>\.?\d[\w.]*)"""
-                    r"""|(?P<word>[^\W\d]\w*)|(?P<other>\S)""")
-_LONG_DIGITS = re.compile(r"\d{%d}" % (len(str(MAX_NUMBER)) + 1))
-_STRING_END = {q: re.compile(r"(?:[^\\]|\\.)*?" + re.escape(q), re.DOTALL)
-               for q in ("'''", '"""', "'", '"')}
-
-
-def prescan(src: str) -> None:
-    """Refuse, before ``ast.parse`` sees it, rule text nested deeper than ``MAX_DEPTH`` or
-    with a whole number past ``MAX_NUMBER`` (``_RuleError`` at the column).
-
-    Nesting is counted on the text, without recursion: each open bracket is a level, and so
-    is each prefix operator (``not``, unary ``-``, ``+``, ``~``) of the longest run of them
-    inside each open bracket (and at the top). So ``not not x``, ``(((x)))``, ``-(-(-1))``
-    and ``a and (b and (c))`` count 2, 3, 5 and 2. Strings are skipped (their quotes and
-    escapes are followed); text ``ast`` refuses anyway is left for it to report.
+    ``log`` is the public course of play: per round ``{"round", "start_player", "moves":
+    [{"seat", "action", "location", "bid", "displaces"}] (in turn order), "answers":
+    [{"seat", "correct", "of", "won"}]}`` (in cooperative play ``start_player`` is the
+    player who chose).
     """
-    if sum(map(src.count, "([{+-~")) + src.count("not") <= MAX_DEPTH and \
-            not _LONG_DIGITS.search(src):
-        return  # too few brackets and signs to nest too deeply, no long number
-    runs, bests = [0], [0]  # per open bracket (and the top): current and longest prefix run
-    total = 0  # open brackets + the sum of ``bests``
-    operand = False  # was the last token an operand (so + and - are binary)?
-    pos, n = 0, len(src)
-    while pos < n:
-        m = _TOKEN.search(src, pos)
-        if m is None:
+
+    def __init__(self, setup: Setup, players: int, rng: random.Random,
+                 mode: str = "competitive", tokens: int | None = None):
+        if not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
+            raise InputError(f"the game takes 1 to {MAX_PLAYERS} players, not {players!r}")
+        if mode not in MODES:
+            raise InputError(f"expected competitive or cooperative, not {mode!r}")
+        if tokens is not None and not _whole(tokens):
+            raise InputError(f"the tokens at the start are a whole number, not {tokens!r}")
+        self.setup = setup
+        self.mode = mode
+        self.n = players
+        coop = mode == "cooperative"
+        self.start_tokens = tokens if tokens is not None else (
+            setup.budget if coop else START_TOKENS)
+        self.seats = [Seat(self.start_tokens, set(setup.free_notes)) for _ in range(players)]
+        self.team = Seat(self.start_tokens, set(setup.free_notes)) if coop else None
+        self.cap = len(setup.sources) + 5 if coop else players * len(setup.sources) + 5
+        self.log: list[dict] = []
+        self.round = 0
+        self.start = 0 if coop else rng.randrange(players)
+        self.phase = "visit"  # "visit", "answer" or "over"
+        self.end: str | None = None
+        self.stop_claimed = False  # cooperative: the Carriage Stop's bonus is taken
+        self._alone_left: int | None = None
+        self._to_move: int | None = None
+        self._placed: dict[int, Action] = {}
+        self._holder: dict[int, int] = {}  # location -> seat whose pawn is on it
+        self._order: list[int] = []  # placements of this round, in turn order
+        self._last = 0  # the last seat to place a pawn this round
+        self._next_start = 0  # the next round's Start Player (competitive)
+        self._groups: list[list[int]] = []
+        self._group: list[int] = []
+        self._answering = 0
+        self._partial: list[Value] = []
+        self._begin_round()
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self) -> int | None:
+        """The seat to move (None when the game is over)."""
+        return self._to_move
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def winners(self) -> list[int]:
+        """The seats that solved the case (ties share; cooperative: every seat)."""
+        return [k for k in range(self.n) if self._me(k).status == "won"]
+
+    def winner(self) -> int | None:
+        """The one winner, or None (no winner, or a shared win: see ``winners``)."""
+        won = self.winners()
+        return won[0] if len(won) == 1 else None
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played (the current one included)."""
+        return self.round
+
+    def score(self) -> int | None:
+        """Cooperative: the rulebook score (tokens left plus the Carriage Stop's 3 when
+        never visited), None unless solved."""
+        if self.team is None or self.team.status != "won":
+            return None
+        return self.team.tokens + (0 if self.stop_claimed else STOP_BONUS)
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def _me(self, seat: int) -> Seat:
+        """A seat's own state (the team's in cooperative play)."""
+        return self.team if self.team is not None else self.seats[seat]
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move, in a fixed order (empty when over)."""
+        if self.phase == "over":
+            return []
+        if self.phase == "answer":
+            return [Action("answer", value=v) for v in self.setup.domains[len(self._partial)]]
+        me = self._me(self._to_move)
+        if self.team is not None:
+            trips = [visit(k) for k in range(len(self.setup.sources))] + [STOP]
+            return (trips if me.tokens >= 1 else []) + [BAKER]
+        acts = []
+        for src in range(len(self.setup.sources)):
+            acts += [visit(src, bid) for bid in range(self._min_bid(src), me.tokens + 1)]
+        return acts + [STOP, BAKER]
+
+    def _min_bid(self, source: int) -> int:
+        held = self._holder.get(source)
+        return 0 if held is None else self._placed[held].bid + 1
+
+    def refusal(self, action) -> str | None:
+        """Why ``action`` is not legal now (None when it is)."""
+        if self.phase == "over":
+            return "the game is over"
+        if not isinstance(action, Action) or action.kind not in KINDS:
+            return f"not an action: {action!r}"
+        if self.phase == "answer":
+            if action.kind != "answer":
+                return "a player at 221B Baker Street answers the questions now"
+            q = len(self._partial)
+            v = action.value
+            if not isinstance(v, (str, int)) or isinstance(v, bool) \
+                    or v not in self.setup.domains[q]:
+                return f"{v!r} is not a possible answer to {self.setup.labels[q]!r}"
+            return None
+        if action.kind == "answer":
+            return "answers are given at 221B Baker Street, after the visiting phase"
+        if action.kind != "visit":
+            if action.source is not None or action.bid != 0 or action.value is not None:
+                return f"{action.kind} takes no location, bid or value"
+            if action.kind == "stop" and self.team is not None and self.team.tokens < 1:
+                return "a trip to the Carriage Stop costs a token, and the team has none"
+            return None
+        return self._visit_refusal(action)
+
+    def _visit_refusal(self, action: Action) -> str | None:
+        src, bid = action.source, action.bid
+        if not isinstance(src, int) or isinstance(src, bool) \
+                or not 0 <= src < len(self.setup.sources):
+            return f"no location {src!r}: the case has {len(self.setup.sources)}"
+        if action.value is not None:
+            return "a visit takes no value"
+        if not isinstance(bid, int) or isinstance(bid, bool) or bid < 0:
+            return f"a bid is a whole number of tokens, not {bid!r}"
+        me = self._me(self._to_move)
+        if self.team is not None:
+            if bid != 0:
+                return "a cooperative trip costs one token: there is no bid"
+            if me.tokens < 1:
+                return "a trip costs a token, and the team has none"
+            return None
+        if bid > me.tokens:
+            return f"a bid of {bid} tokens, but seat {self._to_move} has {me.tokens}"
+        if bid < self._min_bid(src):
+            return f"a bid must exceed the {self._min_bid(src) - 1} tokens on the location"
+        return None
+
+    # ------------------------------------------------------------------ play
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the player to move; ``InputError`` if it is not legal."""
+        why = self.refusal(action)
+        if why is not None:
+            raise InputError(why, field="action")
+        seat = self._to_move
+        if self.phase == "answer":
+            self._partial.append(action.value)
+            if len(self._partial) == len(self.setup.labels):
+                self._check(seat, tuple(self._partial))
+                self._answering += 1
+                self._ask()
+        elif self.team is not None:
+            self._cooperative_move(seat, action)
+        else:
+            self._competitive_move(seat, action)
+
+    def _begin_round(self) -> None:
+        self.round += 1
+        if self.team is not None:
+            self.start = (self.round - 1) % self.n
+        self.log.append({"round": self.round, "start_player": self.start, "moves": [],
+                         "answers": []})
+        self.phase = "visit"
+        self._placed, self._holder, self._order = {}, {}, []
+        self._to_move = self.start
+        if self.team is None and self._me(self.start).status != "playing":
+            self._to_move = self._next_unplaced(self.start)
+
+    def _move_json(self, seat: int, action: Action, displaces: int | None = None) -> dict:
+        where = self.setup.sources[action.source] if action.kind == "visit" else None
+        return {"seat": seat, "action": action.kind, "location": where, "bid": action.bid,
+                "displaces": displaces}
+
+    # -- competitive
+    def _competitive_move(self, seat: int, action: Action) -> None:
+        me = self.seats[seat]
+        other = self._holder.get(action.source) if action.kind == "visit" else None
+        if action.kind == "visit":
+            if other is not None:
+                back = max(self._placed[other].bid - 1, 0)
+                self.seats[other].tokens += back
+                self.seats[other].spent -= back
+                del self._placed[other]
+                self._order.remove(other)
+            me.tokens -= action.bid
+            me.spent += action.bid
+            self._holder[action.source] = seat
+        self._placed[seat] = action
+        self._order.append(seat)
+        self.log[-1]["moves"].append(self._move_json(seat, action, other))
+        self._last = seat
+        playing = [k for k in range(self.n) if self.seats[k].status == "playing"]
+        if len(self._placed) < len(playing):
+            self._to_move = self._next_unplaced(seat)
             return
-        pos, kind, text = m.end(), m.lastgroup, m.group()
-        prefix = False
-        if kind == "quote":
-            end = _STRING_END[text.lstrip("rRuUbBfF")].match(src, pos)
-            pos = end.end() if end else n
-            operand = True
-        elif kind == "num":
-            _check_number(text, m.start() + 1)
-            operand = True
-        elif kind == "word":
-            prefix = text == "not"
-            operand = text not in _OPERATOR_WORDS
-        elif text in "([{":
-            runs.append(0)
-            bests.append(0)
-            total += 1
-            operand = False
-        elif text in ")]}":
-            if len(runs) > 1:
-                runs.pop()
-                total -= 1 + bests.pop()
-            operand = True
+        self._investigate()
+
+    def _next_unplaced(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` still playing without a pawn placed."""
+        for step in range(1, self.n + 1):
+            k = (seat + step) % self.n
+            if self.seats[k].status == "playing" and k not in self._placed:
+                return k
+        raise AssertionError("every pawn is placed")
+
+    def _investigate(self) -> None:
+        """The investigation phase: notes read, the Carriage Stop's tokens, then 221B."""
+        placed = self._placed
+        self._next_start = self.start if placed[self._last].kind == "221B" else self._last
+        for seat, action in sorted(placed.items()):
+            me = self.seats[seat]
+            if action.kind == "visit":
+                self._read(me, action.source)
+            elif action.kind == "stop":
+                me.tokens += STOP_BONUS
+                me.gained += STOP_BONUS
+        at_221b = [k for k, a in placed.items() if a.kind == "221B"]
+        self._groups = [sorted(k for k in at_221b if self.seats[k].tokens == t)
+                        for t in sorted({self.seats[k].tokens for k in at_221b}, reverse=True)]
+        self._group, self._answering = [], 0
+        self._ask()
+
+    def _read(self, me: Seat, source: int) -> None:
+        me.visited.add(source)
+        me.known.update(self.setup.notes_at[source])
+
+    def _ask(self) -> None:
+        """Give the move to the next seat of the current 221B group, the next group (unless
+        this one had a winner), or end the round."""
+        while True:
+            if self._answering < len(self._group):
+                seat = self._group[self._answering]
+                if self.setup.labels:
+                    self.phase, self._to_move, self._partial = "answer", seat, []
+                    return
+                self._check(seat, ())
+                self._answering += 1
+                continue
+            won = any(self._me(k).status == "won" for k in self._group)
+            if won or not self._groups:
+                self._end_round()
+                return
+            self._group, self._answering = self._groups.pop(0), 0
+
+    def _check(self, seat: int, answers: tuple[Value, ...]) -> None:
+        """Seat ``seat`` (or the team speaking through it) answers at 221B."""
+        me = self._me(seat)
+        truth = self.setup.truth
+        me.answers = answers
+        me.correct = sum(a == t for a, t in zip(answers, truth))
+        me.answered_round = self.round
+        won = me.correct == len(truth)
+        me.status = "won" if won else "eliminated"
+        self.log[-1]["answers"].append({"seat": seat, "correct": me.correct, "of": len(truth),
+                                        "won": won})
+
+    def _end_round(self) -> None:
+        if self.team is not None:
+            self._end_cooperative_round()
+            return
+        start = self._next_start
+        playing = [k for k, s in enumerate(self.seats) if s.status == "playing"]
+        if any(s.status == "won" for s in self.seats):
+            return self._over("solved")
+        if not playing:
+            return self._over("all eliminated")
+        if len(playing) == 1 and self.n > 1:
+            if self._alone_left is None:
+                self._alone_left = min(self.seats[playing[0]].tokens, ALONE_ROUNDS)
+            else:
+                self._alone_left -= 1
+            if self._alone_left <= 0:
+                return self._over("alone, out of rounds")
+        if self.seats[start].status != "playing":
+            start = self._next_playing(start)
+        if self.round == self.cap:
+            return self._over("round cap")
+        self.start = start
+        self._begin_round()
+
+    def _next_playing(self, seat: int) -> int:
+        for step in range(1, self.n + 1):
+            k = (seat + step) % self.n
+            if self.seats[k].status == "playing":
+                return k
+        return seat
+
+    def _over(self, end: str) -> None:
+        self.phase, self.end, self._to_move = "over", end, None
+        if self.team is not None:  # every seat shows the team's state
+            team = self.team
+            self.seats = [Seat(team.tokens, set(team.known), set(team.visited), team.status,
+                               team.spent, team.gained, team.answered_round, team.answers,
+                               team.correct) for _ in range(self.n)]
+
+    # -- cooperative
+    def _cooperative_move(self, seat: int, action: Action) -> None:
+        team = self.team
+        self.log[-1]["moves"].append(self._move_json(seat, action))
+        self._placed, self._order = {seat: action}, [seat]
+        if action.kind == "221B":
+            self._groups, self._group, self._answering = [], [seat], 0
+            self._ask()
+            return
+        team.tokens -= 1
+        team.spent += 1
+        if action.kind == "stop":
+            if not self.stop_claimed:
+                team.tokens += STOP_BONUS
+                team.gained += STOP_BONUS
+                self.stop_claimed = True
         else:
-            prefix = text in "+-~" and not operand
-            operand = False
-        if prefix:
-            runs[-1] += 1
-            if runs[-1] > bests[-1]:
-                bests[-1] += 1
-                total += 1
-        elif text not in "([{":
-            runs[-1] = 0
-        if total > MAX_DEPTH:
-            raise _RuleError(m.start() + 1, TOO_DEEP)
+            self._read(team, action.source)
+        self._end_round()
+
+    def _end_cooperative_round(self) -> None:
+        if self.team.answered_round is not None:
+            return self._over("solved" if self.team.status == "won" else "wrong answer")
+        if self.round == self.cap:
+            return self._over("round cap")
+        self._begin_round()
+
+    # ------------------------------------------------------------------ observations
+    def observation(self, player: int) -> dict:
+        """What ``player`` sees, as JSON (``json.loads(json.dumps(obs)) == obs``):
+
+        ``{"game": "casenotes", "mode", "players", "player", "round", "phase":
+        "visit"|"answer"|"over", "to_move": seat | null, "start_player", "me": {"tokens",
+        "notes": [i] (read, sorted), "visited": [location], "status", "answers": [value] |
+        null, "correct"},
+        "answering": [value] (my answers so far while I answer at 221B), "seats":
+        [{"seat", "status", "tokens", "visited", "correct"}] (public: pawns are seen,
+        tokens are on the table, a failed player says how many answers were right),
+        "pawns": [{"seat", "action", "location", "bid"}] (this round's, in turn order),
+        "carriage_stop_used" (cooperative: the bonus is claimed), "winners", "end"}``.
+        Locations are indices of ``setup.sources``, answers values of ``setup.domains``
+        (the questions are ``setup.labels``). The notes another player read, and the
+        answers of those still at 221B, are not in it."""
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise InputError(f"no player {player!r}: seats 0 to {self.n - 1}")
+        me = self._me(player)
+        return {
+            "game": "casenotes", "mode": self.mode, "players": self.n, "player": player,
+            "round": self.round, "phase": self.phase, "to_move": self._to_move,
+            "start_player": self.start,
+            "me": {"tokens": me.tokens, "notes": sorted(me.known), "visited": sorted(me.visited),
+                   "status": me.status,
+                   "answers": None if me.answers is None else list(me.answers),
+                   "correct": me.correct},
+            "answering": list(self._partial) if self._to_move == player
+            and self.phase == "answer" else [],
+            "seats": [self._public(k) for k in range(self.n)],
+            "pawns": [{"seat": k, "action": self._placed[k].kind,
+                       "location": self._placed[k].source, "bid": self._placed[k].bid}
+                      for k in self._order],
+            "carriage_stop_used": self.stop_claimed,
+            "winners": self.winners(), "end": self.end,
+        }
+
+    def _public(self, seat: int) -> dict:
+        s = self._me(seat)
+        return {"seat": seat, "status": s.status, "tokens": s.tokens,
+                "visited": sorted(s.visited),
+                "correct": s.correct if s.status == "eliminated" else None}
 
 
-def _check_number(token: str, col: int) -> None:
-    """A whole number past ``MAX_NUMBER`` is refused here, before Python converts it."""
-    digits = token.replace("_", "")
-    if digits.isdigit() and len(digits.lstrip("0")) > len(str(MAX_NUMBER)):
-        raise _RuleError(col, _too_large())
+# ---------------------------------------------------------------------------------- games
+@dataclass
+class PlayReport:
+    """A finished game; ``to_json`` documents the keys."""
+
+    case: Case
+    mode: str
+    seed: int
+    strategies: list[str]
+    seats: list[Seat]
+    rounds: int
+    winners: list[int]
+    log: list[dict]
+    labels: list[str]
+    truth: tuple[Value, ...]
+    sources: list[str]
+    end: str
+    cooperative: dict | None = None
+
+    def to_json(self) -> dict:
+        """``{"case", "mode", "seed", "strategies", "rounds", "winners": [seat], "end",
+        "bots": [{"seat", "strategy", "status", "tokens", "spent", "gained", "visited":
+        [location], "answered_round", "answers": {question: answer} | null, "correct"}],
+        "truth": {question: answer}, "log": [{"round", "start_player", "moves": [{"seat",
+        "action": "visit"|"stop"|"221B", "location", "bid", "displaces": seat | null}] (in
+        turn order), "answers": [{"seat", "correct", "of", "won"}]}]}``, plus
+        ``"cooperative"`` in that mode: ``{"tokens_start", "tokens_spent", "tokens_needed",
+        "carriage_stop_used", "score", "best_score", "outcome"}``."""
+        out = {
+            "case": self.case.title, "mode": self.mode, "seed": self.seed,
+            "strategies": list(self.strategies), "rounds": self.rounds,
+            "winners": self.winners, "end": self.end,
+            "bots": [self._seat_json(k, s) for k, s in enumerate(self.seats)],
+            "truth": dict(zip(self.labels, self.truth)),
+            "log": self.log,
+        }
+        if self.cooperative is not None:
+            out["cooperative"] = self.cooperative
+        return out
+
+    def _seat_json(self, k: int, s: Seat) -> dict:
+        return {"seat": k, "strategy": self.strategies[k], "status": s.status,
+                "tokens": s.tokens, "spent": s.spent, "gained": s.gained,
+                "visited": [self.sources[v] for v in sorted(s.visited)],
+                "answered_round": s.answered_round,
+                "answers": None if s.answers is None else dict(zip(self.labels, s.answers)),
+                "correct": s.correct}
 
 
-def _too_large() -> str:
-    return f"number too large: more than the cap of {MAX_NUMBER:,} in size"
+def play_game(case: Case, bots: int, seed: int, mode: str = "competitive",
+              strategies: list[str] | None = None, tokens: int | None = None,
+              oracle: CaseOracle | None = None) -> PlayReport:
+    """One game of ``bots`` bots (strategies cycled over the seats; default ``informed``),
+    each choosing from the legal actions through its own observation. ``oracle``: a
+    ``CaseOracle`` of ``case`` to use (and keep: its memos serve the next games, as in
+    ``selfplay``); by default one made and closed for this game. The game is the same
+    either way."""
+    names = strategies or ["informed"]
+    lineup = [names[k % len(names)] for k in range(bots)]
+    own = oracle is None
+    oracle = CaseOracle(case) if own else oracle
+    try:
+        state = State(Setup.of(oracle), bots, random.Random(seed), mode, tokens)
+        players = [Bot(name, oracle, random.Random(seed * 1_000_003 + k))
+                   for k, name in enumerate(lineup)]
+        while not state.is_over():
+            k = state.current_player()
+            state.apply(players[k].act(state.observation(k), state.legal_actions()))
+        cooperative = None
+        if state.team is not None:
+            cooperative = _cooperative_figures(state, oracle.locations_needed())
+        return PlayReport(case, mode, seed, lineup, state.seats, state.rounds, state.winners(),
+                          state.log, list(state.setup.labels), state.setup.truth,
+                          list(state.setup.sources), state.end, cooperative)
+    finally:
+        if own:
+            oracle.close()
 
 
-_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
-
-
-class _Parser:
-    def __init__(self, schema: Schema, src: str, lead: int, budget: PartsBudget | None = None):
-        self.s = schema
-        self.src_bytes = src.strip().encode("utf-8")
-        self.lead = lead
-        #: the character index of each byte offset (None when the rule is ASCII)
-        self._chars: list[int] | None = None
-        if not self.src_bytes.isascii():
-            self._chars = [k for k, ch in enumerate(src.strip())
-                           for _ in range(len(ch.encode("utf-8")))] + [len(src.strip())]
-        self.budget = budget
-        self.parts = 0
-
-    def spend(self, n: int, col: int) -> None:
-        """Count ``n`` more parts of the rule; past ``MAX_RULE_PARTS`` (or the case's
-        ``PartsBudget``) a ``_RuleError`` at ``col`` naming the cap."""
-        self.parts += n
-        if self.parts > MAX_RULE_PARTS:
-            raise _RuleError(col, f"the rule is too large: more than the cap of "
-                                  f"{MAX_RULE_PARTS:,} parts (one_of, pairs and distinct "
-                                  f"expanded)")
-        if self.budget is not None and self.parts > self.budget.left:
-            raise _RuleError(col, f"the case's rules are too large in all: more than the cap "
-                                  f"of {self.budget.cap:,} parts over all notes and questions "
-                                  f"(one_of, pairs and distinct expanded)")
-
-    # ------------------------------------------------------------ positions and names
-    def col(self, node: ast.AST) -> int:
-        """The 1-based column (in characters) of ``node`` in the rule as written."""
-        off = getattr(node, "col_offset", 0) or 0
-        if self._chars is None:  # ASCII: bytes are characters
-            return off + 1 + self.lead
-        return self._chars[min(off, len(self._chars) - 1)] + 1 + self.lead
-
-    def all_names(self, env: dict) -> list[str]:
-        return list(env) + list(self.s.unknowns) + list(self.s.categories) + list(self.s.attributes)
-
-    def unknown_name(self, text: str, col: int, env: dict, what: str = "name") -> _RuleError:
-        if what == "function":
-            callable_ = list(FUNCTIONS) + list(self.s.categories) + list(self.s.attributes)
-            close = difflib.get_close_matches(text, callable_, n=3, cutoff=0.5)
-        else:
-            close = self.s.close_items(text, extra=self.all_names(env))
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        return _RuleError(col, f"unknown {what} {text!r}{hint}")
-
-    def item(self, text: str, col: int, env: dict, category: str | None = None) -> Item:
-        hits = self.s.find_items(text, category)
-        if len(hits) == 1:
-            return Item(hits[0][0], hits[0][1], col)
-        if hits:
-            shown = ", ".join(f"{c}[{self.s.item_text(c, i)!r}]" for c, i in hits[:6])
-            raise _RuleError(col, f"{text!r} is ambiguous: could be {shown}")
-        if category:
-            close = self.s.close_items(text, category)
-            hint = f"; did you mean {', '.join(close)}?" if close else \
-                f"; its items: {', '.join(map(str, self.s.categories[category].items))}"
-            raise _RuleError(col, f"{category} has no item {text!r}{hint}")
-        raise self.unknown_name(text, col, env)
-
-    def value(self, text: Value, col: int, domain: tuple[Value, ...], what: str) -> Sym:
-        """Resolve a constant among ``domain``: exact (case, spaces and punctuation ignored),
-        else the one value that the text starts, or one of whose words it starts."""
-        if isinstance(text, int):
-            if text in domain:
-                return Sym(text, col)
-            raise _RuleError(col, f"{text} is not a {what} value; values: {', '.join(map(str, domain))}")
-        key = normalise(text)
-        exact = [v for v in domain if normalise(str(v)) == key]
-        hits = exact or [v for v in domain if key and (normalise(str(v)).startswith(key) or any(
-            normalise(w).startswith(key) for w in str(v).split()))]
-        if len(hits) == 1:
-            return Sym(hits[0], col)
-        if hits:
-            raise _RuleError(col, f"{text!r} is ambiguous: could be {', '.join(map(str, hits))}")
-        close = difflib.get_close_matches(str(text), [str(v) for v in domain], n=3, cutoff=0.5)
-        hint = f"did you mean {', '.join(close)}?" if close else f"values: {', '.join(map(str, domain))}"
-        raise _RuleError(col, f"{text!r} is not a {what} value; {hint}")
-
-    # ------------------------------------------------------------ coercions
-    def as_cond(self, e: Expr) -> Expr:
-        if e.kind == "bool":
-            return e
-        raise _RuleError(e.col, f"expected a condition, got {_describe(e)}")
-
-    def as_row(self, e: Expr, env: dict | None = None) -> Expr:
-        if e.kind == "row":
-            return e
-        if isinstance(e, _Str):
-            return self.item(e.text, e.col, env or {})
-        if isinstance(e, Num) and e.kind == "num":
-            cats = [c.name for c in self.s.categories.values() if e.value in c.items]
-            hint = f"; write {cats[0]}[{e.value}]" if cats else ""
-            raise _RuleError(e.col, f"a bare number is not an item{hint}")
-        raise _RuleError(e.col, f"expected an item or a row, got {_describe(e)}")
-
-    def as_num(self, e: Expr) -> Expr:
-        if e.kind == "num":
-            return e
-        if e.kind == "row":
-            cat = anchor(e)
-            if self.s.categories[cat].ordered:
-                return AsNum(e, e.col)
-            raise _RuleError(e.col, f"{cat} is not an ordered category (its items are not all "
-                                    f"numbers): no arithmetic or <, > on it")
-        raise _RuleError(e.col, f"expected a number, got {_describe(e)}")
-
-    # ------------------------------------------------------------ comparisons
-    def equal(self, a: Expr, b: Expr, col: int, env: dict) -> Expr:
-        """The condition ``a == b`` for two typed expressions of compatible kinds."""
-        ka, kb = a.kind, b.kind
-        if ka == "bool" and kb == "bool":
-            return Iff(a, b, col)
-        if "bool" in (ka, kb):
-            raise _RuleError(col, "compares a condition with a value")
-        if "sym" in (ka, kb):
-            s, o = (a, b) if ka == "sym" else (b, a)
-            dom = sym_domain(s, self.s)
-            what = s.attr if isinstance(s, AttrOf) else s.name  # type: ignore[attr-defined]
-            if o.kind == "sym":
-                return SymEq(s, o, col)
-            if isinstance(o, _Str):
-                return SymEq(s, self.value(o.text, o.col, dom, what), col)
-            if isinstance(o, Num):
-                return SymEq(s, self.value(o.value, o.col, dom, what), col)
-            raise _RuleError(col, f"compares a {what} value with {_describe(o)}")
-        if ka == "num" or kb == "num":
-            r, o = (a, b) if ka != "num" else (b, a)
-            if isinstance(o, Num) and r.kind == "row" and not self.s.categories[anchor(r)].ordered:
-                self.as_row(o)  # a bare number is not an item: say how to name one
-            return NumCmp("==", self.as_num(a), self.as_num(b), col)
-        return RowEq(self.as_row(a, env), self.as_row(b, env), col)
-
-    def compare(self, op: str, a: Expr, b: Expr, col: int, env: dict) -> Expr:
-        if op == "==":
-            return self.equal(a, b, col, env)
-        if op == "!=":
-            eq = self.equal(a, b, col, env)
-            return Xor(eq.a, eq.b, col) if isinstance(eq, Iff) else Not(eq, col)
-        for e in (a, b):
-            if e.kind == "row" and not self.s.categories[anchor(e)].ordered:
-                raise _RuleError(e.col, f"compares unordered items with {op}: {anchor(e)} is not "
-                                        f"an ordered category")
-        return NumCmp(op, self.as_num(a), self.as_num(b), col)
-
-    # ------------------------------------------------------------ the walk
-    def expr(self, node: ast.AST, env: dict, depth: int) -> Expr:
-        col = self.col(node)
-        if depth > MAX_DEPTH:
-            raise _RuleError(col, TOO_DEEP)
-        self.spend(1, col)
-        d = depth + 1
-        if isinstance(node, ast.BoolOp):
-            items = tuple(self.as_cond(self.expr(v, env, d)) for v in node.values)
-            return And(items, col) if isinstance(node.op, ast.And) else Or(items, col)
-        if isinstance(node, ast.UnaryOp):
-            inner = self.expr(node.operand, env, d)
-            if isinstance(node.op, ast.Not):
-                return Not(self.as_cond(inner), col)
-            if isinstance(node.op, ast.USub):
-                n = self.as_num(inner)
-                return Num(-n.value, col) if isinstance(n, Num) else Neg(n, col)
-            if isinstance(node.op, ast.UAdd):
-                return self.as_num(inner)
-            raise _RuleError(col, "the operator ~ is not allowed in a rule")
-        if isinstance(node, ast.Compare):
-            left = self.expr(node.left, env, d)
-            parts = []
-            for op, right_node in zip(node.ops, node.comparators):
-                if isinstance(op, (ast.In, ast.NotIn)):
-                    raise _RuleError(self.col(right_node), "'in' is not allowed: write "
-                                     "one_of(A, [B, C])")
-                if type(op) not in _CMP:
-                    raise _RuleError(self.col(right_node), "'is' is not allowed: write == or !=")
-                right = self.expr(right_node, env, d)
-                parts.append(self.compare(_CMP[type(op)], left, right, col, env))
-                left = right
-            return parts[0] if len(parts) == 1 else And(tuple(parts), col)
-        if isinstance(node, ast.BinOp):
-            if type(node.op) not in _ARITH:
-                raise _RuleError(col, "only +, - and * are allowed in arithmetic")
-            a = self.as_num(self.expr(node.left, env, d))
-            b = self.as_num(self.expr(node.right, env, d))
-            return Arith(_ARITH[type(node.op)], a, b, col)
-        if isinstance(node, ast.Call):
-            return self.call(node, env, d)
-        if isinstance(node, ast.Subscript):
-            return self.subscript(node, env, d)
-        if isinstance(node, ast.Name):
-            return self.name(node.id, col, env)
-        if isinstance(node, ast.Constant):
-            v = node.value
-            if isinstance(v, bool):
-                return BoolConst(v, col)
-            if isinstance(v, int):
-                if abs(v) > MAX_NUMBER:
-                    raise _RuleError(col, _too_large())
-                return Num(v, col)
-            if isinstance(v, str):
-                return _Str(v, col)
-            raise _RuleError(col, f"{type(v).__name__} constants are not allowed in a rule")
-        if isinstance(node, (ast.List, ast.Tuple)):
-            raise _RuleError(col, "a list is only allowed as an argument of one_of, pairs, "
-                                  "distinct, all, any or sum")
-        what = type(node).__name__
-        raise _RuleError(col, f"{what} is not allowed in a rule")
-
-    def name(self, text: str, col: int, env: dict) -> Expr:
-        if text in env:
-            return Var(text, env[text], col)
-        if text in self.s.unknowns:
-            u = self.s.unknowns[text]
-            return URow(text, u.category, col) if u.category else UFree(text, col)
-        if text in self.s.categories:
-            raise _RuleError(col, f"{text} is a category: write {text}(A) for the {text} of A's "
-                                  f"row or {text}[item] for one of its items")
-        if text in self.s.attributes:
-            raise _RuleError(col, f"{text} is an attribute: write {text}(A)")
-        if text in FUNCTIONS:
-            raise _RuleError(col, f"{text} is a function: call it, {text}(...)")
-        return self.item(text, col, env)
-
-    def subscript(self, node: ast.Subscript, env: dict, d: int) -> Expr:
-        col = self.col(node)
-        base = node.value
-        if not isinstance(base, ast.Name) or base.id not in self.s.categories:
-            if isinstance(base, ast.Name):
-                close = [n for n in self.s.close_items(base.id, extra=list(self.s.categories))
-                         if n in self.s.categories]
-                hint = f"; did you mean {', '.join(close)}?" if close else \
-                    f"; categories: {', '.join(self.s.categories)}"
-                raise _RuleError(self.col(base), f"{base.id!r} is not a category{hint}")
-            raise _RuleError(col, "only a category can be indexed: category[item]")
-        cat = base.id
-        key = node.slice
-        kcol = self.col(key)
-        if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub) and \
-                isinstance(key.operand, ast.Constant) and type(key.operand.value) is int:
-            return self._item_in(cat, -key.operand.value, kcol)
-        if isinstance(key, ast.Constant) and type(key.value) in (int, str):
-            return self._item_in(cat, key.value, kcol, env)
-        if isinstance(key, ast.Name):
-            return self._item_in(cat, key.id, kcol, env)
-        raise _RuleError(kcol, f"{cat}[...] takes one item: a name, a quoted name or a number")
-
-    def _item_in(self, cat: str, key: Value, col: int, env: dict | None = None) -> Item:
-        items = self.s.categories[cat].items
-        if isinstance(key, int):
-            if key in items:
-                return Item(cat, items.index(key), col)
-            raise _RuleError(col, f"{cat} has no item {key}; its items: {', '.join(map(str, items))}")
-        return self.item(key, col, env or {}, category=cat)
-
-    # ------------------------------------------------------------ calls
-    def call(self, node: ast.Call, env: dict, d: int) -> Expr:
-        col = self.col(node)
-        if not isinstance(node.func, ast.Name):
-            raise _RuleError(col, "only named functions and categories can be called")
-        fname = node.func.id
-        if node.keywords:
-            raise _RuleError(self.col(node.keywords[0].value), f"{fname}() takes no keyword arguments")
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                raise _RuleError(self.col(a), "* is not allowed in a rule")
-        args = node.args
-
-        def need(n: int) -> None:
-            if len(args) != n:
-                raise _RuleError(col, f"{fname}() takes {n} argument{'s' if n > 1 else ''}, "
-                                      f"got {len(args)}")
-
-        if fname in env or fname in self.s.unknowns:
-            raise _RuleError(col, f"{fname} is not a function")
-        if fname in self.s.categories:
-            need(1)
-            return CatOf(fname, self.as_row(self.expr(args[0], env, d), env), col)
-        if fname in self.s.attributes:
-            need(1)
-            row = self.as_row(self.expr(args[0], env, d), env)
-            return AttrOf(fname, row, col)
-        if fname == "abs":
-            need(1)
-            return Abs(self.as_num(self.expr(args[0], env, d)), col)
-        if fname in ("all", "any", "sum"):
-            need(1)
-            arg = args[0]
-            if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
-                comp = self.comprehension(arg, env, d)
-                return Count(comp, (), col) if fname == "sum" else Quant(fname, comp, col)
-            if isinstance(arg, (ast.List, ast.Tuple)):
-                items = tuple(self.as_cond(self.expr(e, env, d)) for e in arg.elts)
-                if fname == "sum":
-                    return Count(None, items, col)
-                return And(items, col) if fname == "all" else Or(items, col)
-            raise _RuleError(self.col(arg), f"{fname}() takes a list of conditions or "
-                                            f"'... for x in category'")
-        if fname == "one_of":
-            need(2)
-            a = self.expr(args[0], env, d)
-            options = self.list_arg(args[1], fname)
-            return Or(tuple(self.equal(a, self.expr(o, env, d), self.col(o), env) for o in options), col)
-        if fname == "distinct":
-            elts = self.list_arg(args[0], fname) if len(args) == 1 else args
-            if len(elts) < 2:
-                raise _RuleError(col, "distinct() needs at least two things to compare")
-            typed = [self.expr(e, env, d) for e in elts]
-            self.spend(len(typed) * (len(typed) - 1) // 2, col)
-            return And(tuple(Not(self.equal(x, y, col, env), col)
-                             for x, y in itertools.combinations(typed, 2)), col)
-        if fname == "pairs":
-            need(2)
-            left = [self.as_row(self.expr(e, env, d), env) for e in self.list_arg(args[0], fname)]
-            right = [self.as_row(self.expr(e, env, d), env) for e in self.list_arg(args[1], fname)]
-            if len(left) != len(right) or not left:
-                raise _RuleError(col, "pairs() takes two non-empty lists of the same length")
-            if len(left) > MAX_PAIRS:
-                raise _RuleError(col, f"pairs() takes lists of at most {MAX_PAIRS}")
-            self.spend(math.factorial(len(left)) * len(left), col)
-            parts = [Not(RowEq(x, y, col), col) for side in (left, right)
-                     for x, y in itertools.combinations(side, 2)]
-            matchings = tuple(And(tuple(RowEq(x, right[p[k]], col) for k, x in enumerate(left)), col)
-                              for p in itertools.permutations(range(len(right))))
-            return And(tuple(parts) + (Or(matchings, col),), col)
-        if fname in ("implies", "xor"):
-            need(2)
-            a = self.as_cond(self.expr(args[0], env, d))
-            b = self.as_cond(self.expr(args[1], env, d))
-            return Implies(a, b, col) if fname == "implies" else Xor(a, b, col)
-        raise self.unknown_name(fname, self.col(node.func), env, what="function")
-
-    def list_arg(self, node: ast.AST, fname: str) -> list[ast.AST]:
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return list(node.elts)
-        raise _RuleError(self.col(node), f"{fname}() expects a list here: [A, B, ...]")
-
-    def comprehension(self, node: ast.GeneratorExp | ast.ListComp, env: dict, d: int) -> Comp:
-        inner = dict(env)
-        gens, conds = [], []
-        for g in node.generators:
-            if g.is_async:
-                raise _RuleError(self.col(g.target), "async is not allowed in a rule")
-            if not isinstance(g.target, ast.Name):
-                raise _RuleError(self.col(g.target), "write 'for x in category' with one name")
-            var = g.target.id
-            if var in self.s.categories or var in self.s.attributes or var in self.s.unknowns \
-                    or var in RESERVED:
-                raise _RuleError(self.col(g.target), f"{var!r} is already a name in this case: "
-                                                     f"pick another variable")
-            if not isinstance(g.iter, ast.Name) or g.iter.id not in self.s.categories:
-                got = g.iter.id if isinstance(g.iter, ast.Name) else "an expression"
-                close = [n for n in self.s.close_items(got, extra=list(self.s.categories))
-                         if n in self.s.categories] if isinstance(g.iter, ast.Name) else []
-                hint = f"; did you mean {', '.join(close)}?" if close else \
-                    f"; categories: {', '.join(self.s.categories)}"
-                raise _RuleError(self.col(g.iter), f"'for {var} in ...' must name a category, "
-                                                   f"got {got}{hint}")
-            inner[var] = g.iter.id
-            gens.append((var, g.iter.id))
-            conds.extend(self.as_cond(self.expr(c, inner, d)) for c in g.ifs)
-        body = self.as_cond(self.expr(node.elt, inner, d))
-        return Comp(tuple(gens), tuple(conds), body)
-
-
-def _describe(e: Expr) -> str:
-    return {"row": "an item", "num": "a number", "sym": "a value", "bool": "a condition",
-            "str": "a quoted name"}.get(e.kind, "an expression")
+def _cooperative_figures(state: State, needed: int | None) -> dict:
+    """How a finished cooperative game compares with a perfect one (``PlayReport``)."""
+    team, start, score = state.team, state.start_tokens, state.score()
+    return {"tokens_start": start, "tokens_spent": team.spent, "tokens_needed": needed,
+            "carriage_stop_used": team.gained > 0, "score": score,
+            "best_score": None if needed is None else best_score(start, needed),
+            "outcome": outcome(score)}

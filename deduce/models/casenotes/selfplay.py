@@ -32,9 +32,10 @@ from typing import NamedTuple
 
 from deduce.core.errors import InputError
 from deduce.core.selfplay import Match, SelfPlayGame, Standing, Summary, schedule, seat_of, wilson_ci
-from deduce.models.casenotes.bots import STRATEGIES, CaseOracle
+from deduce.models.casenotes.bots import STRATEGIES
+from deduce.models.casenotes.knowledge import CaseOracle
 from deduce.models.casenotes.format import Case
-from deduce.models.casenotes.play import MODES, play_game
+from deduce.models.casenotes.rules import MODES, play_game
 
 
 class GameSpec(NamedTuple):
