@@ -352,7 +352,7 @@ def table(record_file: str, case_arg: str | None) -> None:
     """Live play: enter the locations you visit and the notes you read, one line at a
     time; each entry is saved to RECORD at once, and you see what your notes allow.
 
-    RECORD (JSON: {"game": "casenotes", "case": CASE, "read": [note numbers in reading
+    RECORD (JSON: {"game": "case-notes", "case": CASE, "read": [note numbers in reading
     order]}) is created if missing, for --case (ignored, with a note, when RECORD exists).
     A second session on RECORD is refused. Commands:
 

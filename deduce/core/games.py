@@ -21,6 +21,7 @@ from deduce.core.errors import InputError
 RECORD_GAMES: dict[str, tuple[str, str, frozenset[str]]] = {
     "sherlock13": ("a Sherlock 13 record", "deduce s13",
                    frozenset({"players", "me", "hand", "events"})),
+    "case-notes": ("a case notes table record", "deduce case table", frozenset({"read"})),
     "detective-story": ("a Detective Story case record", "deduce story",
                         frozenset({"adventure", "turn", "sm", "luck", "villain", "motive",
                                    "holmes", "watson", "allies", "first_case"})),

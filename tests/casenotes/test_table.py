@@ -53,7 +53,7 @@ def test_a_new_record_names_its_case_from_its_own_folder(tmp_path, case_file, mo
     with TableSession.open("games/r.json", case="tiny.toml") as s:
         assert s.created and s.read == []
     assert json.loads((tmp_path / "games" / "r.json").read_text()) == {
-        "game": "casenotes", "case": "../tiny.toml", "read": []}
+        "game": "case-notes", "case": "../tiny.toml", "read": []}
     monkeypatch.chdir(tmp_path / "games")  # found from anywhere
     with TableSession.open("r.json", case="ignored.toml") as s:
         assert not s.created and s.case.title == "Tiny"
@@ -67,7 +67,7 @@ def test_visits_and_notes_are_saved_before_the_reply(session, tmp_path):
     reply = session.handle("note 0")
     assert reply.message == 'read note 0 (Location 1: The Stable): "thief == Bob"'
     assert reply.reading.answers == (("Bob",), ("envy",)) and reply.reading.ready
-    assert saved(tmp_path) == {"game": "casenotes", "case": str(tmp_path / "tiny.toml"),
+    assert saved(tmp_path) == {"game": "case-notes", "case": str(tmp_path / "tiny.toml"),
                                "read": [1, 2, 0]}
 
 
@@ -177,17 +177,17 @@ def test_one_session_per_record(session, tmp_path):
     ({"game": "sherlock13", "players": []},
      "r.json: this is a Sherlock 13 record, not a case notes table record (use deduce s13 ...)"),
     ({"case": "zebra", "read": []},
-     "r.json: field 'game': missing field (a case notes table record has \"game\": \"casenotes\")"),
-    ({"game": "casenotes", "case": "zebra", "read": [], "seen": 1},
+     "r.json: field 'game': missing field (a case notes table record has \"game\": \"case-notes\")"),
+    ({"game": "case-notes", "case": "zebra", "read": [], "seen": 1},
      "r.json: field 'seen': unknown field (allowed: game, case, read)"),
-    ({"game": "casenotes", "read": []}, "r.json: field 'case': missing field"),
-    ({"game": "casenotes", "case": "zebra", "read": [0, True]},
+    ({"game": "case-notes", "read": []}, "r.json: field 'case': missing field"),
+    ({"game": "case-notes", "case": "zebra", "read": [0, True]},
      "r.json: field 'read', item 1: expected a note number (a whole number), got 'True'"),
-    ({"game": "casenotes", "case": "zebra", "read": [2, 2]},
+    ({"game": "case-notes", "case": "zebra", "read": [2, 2]},
      "r.json: field 'read', item 1: note 2 is listed twice"),
-    ({"game": "casenotes", "case": "zebra", "read": [14]},
+    ({"game": "case-notes", "case": "zebra", "read": [14]},
      "r.json: field 'read', item 0: no note 14: the case has notes 0 to 13"),
-    ({"game": "casenotes", "case": "nosuchcase", "read": []},
+    ({"game": "case-notes", "case": "nosuchcase", "read": []},
      "r.json: field 'case': unknown case 'nosuchcase'; known: half-moon-mews, kew-orchid"),
 ])
 def test_bad_records_are_refused_by_field(tmp_path, monkeypatch, data, message):
@@ -205,7 +205,7 @@ def test_records_that_cannot_be_made_or_contradict(tmp_path, case_file):
     with pytest.raises(InputError, match="its folder does not exist"):
         TableSession.open(tmp_path / "no" / "r.json", case=str(case_file))
     (tmp_path / "r.json").write_text(json.dumps(
-        {"game": "casenotes", "case": "tiny.toml", "read": [3, 0, 1]}))
+        {"game": "case-notes", "case": "tiny.toml", "read": [3, 0, 1]}))
     with pytest.raises(ContradictionError) as info:
         TableSession.open(tmp_path / "r.json")
     assert info.value.conflict == [1, 3]

@@ -153,7 +153,7 @@ def test_a_second_session_is_refused_and_nothing_acknowledged_is_lost(tmp_path):
 
 def test_failed_writes_in_a_piped_session(tmp_path, monkeypatch):
     path = tmp_path / "notes.json"
-    path.write_text(json.dumps({"game": "casenotes", "case": "lantern-street", "read": []}))
+    path.write_text(json.dumps({"game": "case-notes", "case": "lantern-street", "read": []}))
     real, calls = records.os.replace, [0]
 
     def replace(src, dst, *a, **kw):  # the disk is full for the 1st and 3rd write
@@ -177,7 +177,7 @@ def test_a_record_that_exists_ignores_case_with_a_note_and_a_new_one_needs_it(tm
     res = through_pipes(["case", "table", "n.json"], tmp_path, "quit\n")
     assert res.returncode == 2
     assert res.stderr == "error: n.json: the record does not exist yet: give --case CASE\n"
-    (tmp_path / "n.json").write_text(json.dumps({"game": "casenotes", "case": "zebra",
+    (tmp_path / "n.json").write_text(json.dumps({"game": "case-notes", "case": "zebra",
                                                  "read": [0]}))
     res = through_pipes(["case", "table", "n.json", "--case", "kew-orchid"], tmp_path, "undo\n")
     assert res.returncode == 0 and res.stdout.startswith("ok: undone: read note 0")

@@ -54,3 +54,14 @@ def test_s13_commands_name_a_story_record(tmp_path):
         res = CliRunner().invoke(cli, ["s13", command[0], str(path), *command[1:]])
         assert res.exit_code == 2
         assert "this is a Detective Story case record, not a Sherlock 13 record" in res.output
+
+
+def test_a_case_notes_table_record_is_named_by_the_other_games(tmp_path):
+    path = tmp_path / "notes.json"
+    path.write_text(json.dumps({"game": "case-notes", "case": "zebra", "read": [1]}))
+    assert identify({"case": "zebra", "read": [1]}) == "case-notes"
+    for command in (["s13", "analyze"], ["story", "state"]):
+        res = CliRunner().invoke(cli, [*command, str(path)])
+        assert res.exit_code == 2
+        assert "this is a case notes table record" in res.output
+        assert "(use deduce case table ...)" in res.output

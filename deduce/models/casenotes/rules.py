@@ -540,7 +540,7 @@ class State:
     def observation(self, player: int) -> dict:
         """What ``player`` sees, as JSON (``json.loads(json.dumps(obs)) == obs``):
 
-        ``{"game": "casenotes", "mode", "players", "player", "round", "phase":
+        ``{"game": "case-notes", "mode", "players", "player", "round", "phase":
         "visit"|"answer"|"over", "to_move": seat | null, "start_player", "me": {"tokens",
         "notes": [i] (read, sorted), "visited": [location], "status", "answers": [value] |
         null, "correct"},
@@ -556,7 +556,7 @@ class State:
             raise InputError(f"no player {player!r}: seats 0 to {self.n - 1}")
         me = self._me(player)
         return {
-            "game": "casenotes", "mode": self.mode, "players": self.n, "player": player,
+            "game": "case-notes", "mode": self.mode, "players": self.n, "player": player,
             "round": self.round, "phase": self.phase, "to_move": self._to_move,
             "start_player": self.start,
             "me": {"tokens": me.tokens, "notes": sorted(me.known), "visited": sorted(me.visited),

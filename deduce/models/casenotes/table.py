@@ -11,9 +11,9 @@ the session goes on.
 
 The record (JSON, written by the program; every accepted entry rewrites it atomically)::
 
-    {"game": "casenotes", "case": "lantern-street", "read": [3, 4, 0]}
+    {"game": "case-notes", "case": "lantern-street", "read": [3, 4, 0]}
 
-- ``game``: always ``"casenotes"`` (a record of another game is named as such);
+- ``game``: always ``"case-notes"`` (a record of another game is named as such);
 - ``case``: a shipped case's name (``deduce case list``), or the path of a case file,
   relative to the record's folder unless absolute (``--case`` is given relative to the
   current folder and stored relative to the record's);
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deduce.core.errors import ContradictionError, InputError
-from deduce.core.games import RECORD_GAMES, identify
+from deduce.core.games import refuse_other_game
 from deduce.core.limits import MAX_LINE
 from deduce.core.names import resolve
 from deduce.core.numbers import read_whole_number, whole_number
@@ -51,7 +51,7 @@ from deduce.models.casenotes.advice import Reading, WhyResult, read_notes, why_r
 from deduce.models.casenotes.format import Case, load_case, source_name, source_number
 from deduce.models.casenotes.knowledge import CaseOracle
 
-GAME = "casenotes"
+GAME = "case-notes"
 FIELDS = ("game", "case", "read")
 COMMANDS = ("visit", "note", "undo", "show", "answers", "why", "help", "quit")
 HELP = """\
@@ -121,11 +121,7 @@ def parse_record(data, where: str) -> tuple[str, list[int]]:
     if not isinstance(data, dict):
         raise InputError("not a case notes table record: a record is a JSON object", where=where)
     if data.get("game") != GAME:
-        other = identify(data)
-        if other is not None:
-            kind, command, _ = RECORD_GAMES[other]
-            raise InputError(f"this is {kind}, not a case notes table record (use {command} ...)",
-                             where=where)
+        refuse_other_game(data, GAME, where)
         if "game" not in data:
             raise InputError(f'missing field (a case notes table record has "game": "{GAME}")',
                              where=f"{where}: field 'game'")
