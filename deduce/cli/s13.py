@@ -150,54 +150,30 @@ def _ask_setup(key: str, setup) -> None:
 
 
 def _table_loop(session, record_file: str, interactive: bool) -> int:
-    """Read and answer lines until quit or the end of the input; the exit code of a piped
-    session (that of its first refusal, 0 if none)."""
-    from deduce.cli.common import err, one_line, read_line
+    """The shared table loop (``cli/table_loop.py``) with Sherlock 13's views."""
     from deduce.cli.s13_view import advice_table, compact_view, full_view
+    from deduce.cli.table_loop import TableViews, run_table
 
-    first_code = 0
-    if interactive:
+    def intro() -> None:
         out.print(styled(f"[bold]{esc(record_file)}[/]: {len(session.record.events)} events. "
                          "Type help for commands."))
         out.print(compact_view(session.analysis()))
-    while True:
-        if interactive:
-            turns = session.record.turns
-            who = "game over" if turns.over else f"{session.record.names[turns.current]} to play"
-            try:
-                line = click.prompt(f"[{literal(who)}]", prompt_suffix=" > ", default="",
-                                    show_default=False)
-            except (EOFError, click.Abort):  # Ctrl-D or Ctrl-C: leave as quit does
-                click.echo("")
-                line = "quit"
-        else:
-            line = read_line()
-            if line is None:
-                break
-        reply = session.handle(line)
-        if reply.kind == "quit":
-            if interactive:
-                out.print(reply.message)
-            break
-        if reply.kind == "refused":
-            if interactive:
-                err.print(f"refused: {reply.message}")
-            else:
-                click.echo(f"refused: {one_line(literal(reply.message))}", err=True)  # \r escaped first
-                first_code = first_code or reply.code
-            continue
+
+    def prompt() -> str:
+        turns = session.record.turns
+        return "game over" if turns.over else f"{session.record.names[turns.current]} to play"
+
+    def show(reply) -> bool:
         if reply.view == "show":
             out.print(full_view(reply.analysis))
         elif reply.view == "best":
             out.print(advice_table(reply.analysis))
-        elif reply.kind == "accepted" and not interactive:
-            click.echo(f"ok: {literal(reply.message)}")
-        elif reply.kind == "accepted":
-            out.print(styled(f"[green]ok[/] {esc(reply.message)}"))
-            out.print(compact_view(reply.analysis))
-        elif reply.message:
-            out.print(reply.message)
-    return first_code
+        return reply.view is not None
+
+    return run_table(session, TableViews(intro, prompt, show,
+                                         lambda reply: out.print(compact_view(reply.analysis))),
+                     interactive)
+
 
 
 @s13.command()
