@@ -219,3 +219,8 @@ class View:
         occupied = {p["location"]: p["bid"] for p in obs["pawns"] if p["action"] == "visit"}
         return cls(me["tokens"], frozenset(me["notes"]), frozenset(me["visited"]), occupied,
                    obs["carriage_stop_used"])
+
+
+def read_observation(observation: dict) -> View:
+    """An observation (``rules.State.observation``) read as the view a bot decides from."""
+    return View.from_observation(observation)

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 from deduce.core.errors import InputError
 from deduce.models.casenotes.bots import Bot
-from deduce.models.casenotes.format import Case, source_number
+from deduce.models.casenotes.format import Case, load_case, source_number
 from deduce.models.casenotes.knowledge import CaseOracle
 from deduce.models.casenotes.schema import Value
 
@@ -250,6 +250,9 @@ class State:
         self._begin_round()
 
     # ------------------------------------------------------------------ queries
+    def num_players(self) -> int:
+        return self.n
+
     def current_player(self) -> int | None:
         """The seat to move (None when the game is over)."""
         return self._to_move
@@ -578,6 +581,13 @@ class State:
         return {"seat": seat, "status": s.status, "tokens": s.tokens,
                 "visited": sorted(s.visited),
                 "correct": s.correct if s.status == "eliminated" else None}
+
+
+def new_game(seed: int, case: str = "lantern-street", players: int = 3,
+             mode: str = "competitive") -> State:
+    """A game of a shipped case (or a case file), the first Start Player drawn from
+    ``random.Random(seed)``."""
+    return State(Setup.of(CaseOracle(load_case(case))), players, random.Random(seed), mode)
 
 
 # ---------------------------------------------------------------------------------- games

@@ -148,6 +148,13 @@ class State:
     def luck_spent(self) -> int:
         return self.world.luck_spent
 
+    def num_players(self) -> int:
+        return 1
+
+    def current_player(self) -> int | None:
+        """The solo player (0) while the case runs, None once it is over."""
+        return None if self.is_over() else PLAYER
+
     def is_over(self) -> bool:
         return self.case.over
 
@@ -207,6 +214,17 @@ class State:
             raise InputError(f"the Detective Story Game is played solo: player {PLAYER} only, "
                              f"not {player!r}", field="player")
         return case_to_record(self.cf, self.case, self.phase, self.waited, log=self.log)
+
+
+def new_game(seed: int) -> State:
+    """A fresh first case of the shipped campaign, every die drawn from ``seed``."""
+    return State.new(seed)
+
+
+def read_observation(observation: dict) -> dict:
+    """An observation (a case record of the shipped campaign) read and written back."""
+    cf = parse_record(observation, "observation", load_campaign())
+    return case_to_record(cf, cf.case, cf.phase, cf.waited)
 
 
 # ----------------------------------------------------------------------------- a whole case

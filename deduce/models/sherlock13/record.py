@@ -438,6 +438,11 @@ def parse_record(data: Any, source: str = "record") -> Record:
     return rec
 
 
+def read_observation(observation: dict) -> dict:
+    """An observation (``rules.State.observation``: a record) read and written back."""
+    return parse_record(observation, source="observation").to_json()
+
+
 def load_record(path: str | Path) -> Record:
     """Read and validate a record file."""
     return parse_record(read_json(path), source=str(path))

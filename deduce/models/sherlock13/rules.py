@@ -397,6 +397,25 @@ class State:
         hand.append(hand.pop(0))
 
     # -- observations
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int | None:
+        """The seat to move (None once the game is over)."""
+        return None if self.is_over() else self.current
+
+    def clone(self) -> "State":
+        """An independent copy of the whole game."""
+        import copy
+
+        return copy.deepcopy(self)
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` sees: their game record (spec JSON, ``record``)."""
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise InputError(f"no player {player!r}: seats 0 to {self.n - 1}", field="player")
+        return self.record(player)
+
     def record(self, seat: int, names: list[str] | None = None) -> dict:
         """The game record (spec JSON) as seen by ``seat``: public events plus own hand/took."""
         names = names or default_names(self.n)
@@ -408,6 +427,11 @@ class State:
             "hand": [SUSPECTS[c] for c in self.start_hands[seat]],
             "events": [event_to_json(e, names, viewer=seat) for e in self.events],
         }
+
+
+def new_game(seed: int, players: int = 4, variant: str = "standard") -> State:
+    """A game dealt from ``random.Random(seed)``, its only chance."""
+    return State.deal(players, variant, random.Random(seed))
 
 
 def default_names(n: int) -> list[str]:
