@@ -142,11 +142,11 @@ def test_optimal_selfplay_on_workers_uses_one_presolved_dp(tiny, tiny_session_di
 
     cf = mid_case(tiny)
     record = dict(cf.record)
-    A._SOLVERS.clear()
+    A.SOLVERS.clear()
     one = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir))
-    A._SOLVERS.clear()
+    A.SOLVERS.clear()
     two = run_selfplay("optimal", 40, 5, record=record, data_dir=str(tiny_session_dir),
                        workers=2)
     assert one == two
-    (solver,) = A._SOLVERS.values()  # solved here, before the workers started
+    (solver,) = A.SOLVERS.values()  # solved here, before the workers started
     assert solver.states > 0
