@@ -23,6 +23,7 @@ class Naive(Expect):
         self.ctx = ctx
 
     def finish(self, phase, case: Case):
+        """The value where the phase ends, by recursing into the next phase."""
         if case.over:
             return 1.0 if case.won else 0.0
         if phase.key[0] == "turn":
@@ -36,6 +37,7 @@ class Naive(Expect):
         return E.take_action(self, self.ctx, case, action, E.AFTER_ACTION[action == T.WAIT])
 
     def value(self, case: Case) -> float:
+        """P(win) at the start of the case's turn: the best legal Action."""
         if case.over:
             return 1.0 if case.won else 0.0
         return max(self.q(case, a) for a in E.legal_actions(self.ctx, case))
