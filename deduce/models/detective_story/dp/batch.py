@@ -118,15 +118,17 @@ class Shared:
 class Batch:
     """Many ``Lump`` instances evaluated together against one source table.
 
-    ``add(lump, ctx, refs)`` lays out ``ctx.X`` rows for the lump read through ``ctx``
-    (equal (lump, ctx) pairs share rows) and returns the first row; ``refs(line)`` gives
-    the lump of a ``Ref`` node. ``run(src)`` returns every row's values."""
+    ``add(lump, reader, refs)`` lays out ``reader.X`` rows for the lump whose targets are
+    read through ``reader`` (``reader.rows(target)``: the target's source rows, one per
+    row of the instance; ``reader.key`` names it), equal (lump, reader) pairs sharing
+    rows, and returns the first row; ``refs(line)`` gives the lump of a ``Ref`` node.
+    ``run(src)`` returns every row's values."""
 
     def __init__(self, shared: "Shared"):
         self.shared = shared
-        self.index: dict = {}  # (id(lump or node), ctx key) -> first row
+        self.index: dict = {}  # (id(lump or node), reader key) -> first row
         self.n = 0  # rows laid out
-        self.insts: list = []  # (first row, X, lump, ctx)
+        self.insts: list = []  # (first row, X, lump, reader)
         self.levels: dict = {}  # first row of an instance or node -> its level
         self.maxes: dict = {}  # level -> [(first row, X, options' first rows)]
         self.fights: dict = {}  # (level, setup) -> [(first row, X, {terminal: first row})]
@@ -138,44 +140,44 @@ class Batch:
         self.n += x
         return off
 
-    def add(self, lump, ctx, refs=None, ref_ctx=None) -> int:
-        """Lay out ``lump`` read through ``ctx``; its ``Ref`` lines are read through
-        ``ref_ctx`` (default ``ctx``), whose first label must be ``ctx``'s only one (the
-        phase after Wait reads the lines valued for every label, at no flag)."""
-        k = (id(lump), ctx.key)
+    def add(self, lump, reader, refs=None, ref_reader=None) -> int:
+        """Lay out ``lump`` read through ``reader``; its ``Ref`` lines are read through
+        ``ref_reader`` (default ``reader``), whose first label must be ``reader``'s only
+        one (the phase after Wait reads the lines valued for every label, at no flag)."""
+        k = (id(lump), reader.key)
         hit = self.index.get(k)
         if hit is not None:
             return hit
-        off = self.index[k] = self._alloc(ctx.X)
-        self.insts.append((off, ctx.X, lump, ctx))
+        off = self.index[k] = self._alloc(reader.X)
+        self.insts.append((off, reader.X, lump, reader))
         level = 0
         for w, node in lump.nodes:
             if type(node) is Ref:
-                src = self.add(refs(node.line), ref_ctx or ctx, refs)
+                src = self.add(refs(node.line), ref_reader or reader, refs)
             else:
-                src = self._node(node, ctx, refs)
+                src = self._node(node, reader, refs)
             level = max(level, self.levels[src] + 1)
-            self.nodes.setdefault(off, []).append((ctx.X, src, w))
+            self.nodes.setdefault(off, []).append((reader.X, src, w))
         self.levels[off] = level
         if lump.nodes:
             self.parents.setdefault(level, []).append(off)
         return off
 
-    def _node(self, node, ctx, refs) -> int:
-        k = (id(node), ctx.key)
+    def _node(self, node, reader, refs) -> int:
+        k = (id(node), reader.key)
         hit = self.index.get(k)
         if hit is not None:
             return hit
         if type(node) is MaxNode:
-            subs = [self.add(o, ctx, refs) for o in node.options]
-            off = self.index[k] = self._alloc(ctx.X)
+            subs = [self.add(o, reader, refs) for o in node.options]
+            off = self.index[k] = self._alloc(reader.X)
             level = max(self.levels[s] for s in subs)
-            self.maxes.setdefault(level, []).append((off, ctx.X, subs))
+            self.maxes.setdefault(level, []).append((off, reader.X, subs))
         else:
-            subs = {t: self.add(sub, ctx, refs) for t, sub in node.terms}
-            off = self.index[k] = self._alloc(ctx.X)
+            subs = {t: self.add(sub, reader, refs) for t, sub in node.terms}
+            off = self.index[k] = self._alloc(reader.X)
             level = max(self.levels[s] for s in subs.values())
-            self.fights.setdefault((level, node.setup), []).append((off, ctx.X, subs))
+            self.fights.setdefault((level, node.setup), []).append((off, reader.X, subs))
         self.levels[off] = level
         return off
 
@@ -204,7 +206,7 @@ class Batch:
         then, for k = 0, 1, ..., every instance's k-th leaf is added to its rows in one
         operation (the rows of one such pass are distinct)."""
         self._constants(out)
-        parts = [self._terms(ctx, items) for ctx, items in self._by_ctx().values()]
+        parts = [self._terms(reader, items) for reader, items in self._by_reader().values()]
         if not parts:
             return
         rows, srcs, moves, wts, vec, rank = (np.concatenate(a) for a in zip(*parts))
@@ -253,15 +255,15 @@ class Batch:
         if vec:
             out[np.concatenate(vec_rows)] += np.concatenate(vec)
 
-    def _by_ctx(self) -> dict:
+    def _by_reader(self) -> dict:
         groups: dict = {}
-        for off, x, lump, ctx in self.insts:
+        for off, x, lump, reader in self.insts:
             if lump.targets:
-                groups.setdefault(id(ctx), (ctx, []))[1].append((off, lump))
+                groups.setdefault(id(reader), (reader, []))[1].append((off, lump))
         return groups
 
-    def _terms(self, ctx, items) -> tuple:
-        """The terms of ``items`` ((offset, lump), ...) read through ``ctx``."""
+    def _terms(self, reader, items) -> tuple:
+        """The terms of ``items`` ((offset, lump), ...) read through ``reader``."""
         gids, offs, moves, wts, vec, rank = [], [], [], [], [], []
         for off, lump in items:
             g, m, w, v = self.shared.static(lump)
@@ -274,8 +276,8 @@ class Batch:
         gids = np.concatenate(gids)
         used, inv = np.unique(gids, return_inverse=True)
         targets = self.shared.targets
-        table = np.array([ctx.rows(targets[g]) for g in used], dtype=np.intp)  # (u, X)
-        x = ctx.X
+        table = np.array([reader.rows(targets[g]) for g in used], dtype=np.intp)  # (u, X)
+        x = reader.X
         rows = (np.concatenate(offs)[:, None] + np.arange(x)).ravel()
         srcs = table[inv].ravel()
         rep = lambda a: np.repeat(np.concatenate(a), x)  # noqa: E731

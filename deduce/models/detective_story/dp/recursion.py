@@ -22,7 +22,7 @@ import numpy as np
 
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.dp.compile import Compiler, Lump
+from deduce.models.detective_story.dp.compile import Compiler
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, SL, shift_luck
 from deduce.models.detective_story.dp.memo import Memo
 from deduce.models.detective_story.dp.modes import (

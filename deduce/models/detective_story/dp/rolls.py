@@ -127,7 +127,8 @@ class RollOdds:
             if "bonus" not in outcomes:
                 out = ()
             else:
-                probs = self.bonus_probs(table, mod, with_sm, n_bonus)[:, :, outcomes.index("bonus")]
-                out = tuple(c for c in range(n_bonus) if probs[c].any())
+                probs = self.bonus_probs(table, mod, with_sm, n_bonus)
+                row = probs[:, :, outcomes.index("bonus")]
+                out = tuple(c for c in range(n_bonus) if row[c].any())
             self._grows[k] = out
         return out

@@ -243,24 +243,24 @@ def _forward(recursion, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
                 turn.w_row(recursion, tg.key, tg.flags)
         turn.acts[(key, a)] = _Action(mod, with_sm, table, outcomes, rows, n_bonus, grown)
     # Encounter phases: they read next turn's start rows
-    ctxs: dict = {}
+    readers: dict = {}
     for key in list(turn.wkeys):
         every = recursion.flag_labels(t, key)
         for labels in (every, (NO_FLAGS,)):
-            if labels not in ctxs:
-                ctxs[labels] = NextTurn(labels, nxt.vrows if nxt else None)
+            if labels not in readers:
+                readers[labels] = NextTurn(labels, nxt.vrows if nxt else None)
         refs = lambda line, key=key: phases.line(key, line)  # noqa: E731
         lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
         if turn.encs[-1].n >= BATCH_ROWS:
             turn.encs.append(Batch(turn.shared))
         enc = turn.encs[-1]
-        off = enc.add(lumps[0], ctxs[every], refs)
-        wait = enc.add(lumps[1], ctxs[(NO_FLAGS,)], refs, ref_ctx=ctxs[every])
+        off = enc.add(lumps[0], readers[every], refs)
+        wait = enc.add(lumps[1], readers[(NO_FLAGS,)], refs, ref_reader=readers[every])
         turn.wkeys[key] = (every, len(turn.encs) - 1, off, wait)
         for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
                              if type(n) is Ref]:
             for tg in _targets(lump, seen):
-                ctxs[every].rows(tg)  # next turn's start rows (those after Wait among them)
+                readers[every].rows(tg)  # next turn's start rows (those after Wait among them)
 
 
 def _backward(recursion, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
