@@ -9,9 +9,11 @@ every SM and Luck (``grid``). The sweep computes the same values a whole turn at
 this is what it is checked against and what computes anything it did not cover.
 
 How deep it goes: each turn nests a fixed number of calls (start, Action, Encounter
-phase, an event line, the next turn's start) plus the depth of the engine's phases when
-they are first traced, so the recursion of a fresh case stays within Python's default
-limit (the figure is in ``dp``'s package docstring).
+phase, an event line, the next turn's start: about 20 frames) plus the depth of the
+engine's phases when they are first traced. Measured from a fresh case of the shipped
+campaign (a001 and a002, the whole case by this recursion alone): at most 240 frames of
+the program's stack (63 when the sweep fills the memo), well within Python's default
+limit of 1000, which nothing here changes.
 """
 
 from __future__ import annotations
