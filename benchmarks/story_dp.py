@@ -50,9 +50,7 @@ def state(data, turn: int, adventure: str = "a001"):
 
 
 def solve(cf, batched: bool = True):
-    A._MODES.clear()
-    A._KEYS.clear()
-    solver = A.Solver(cf.ctx, batched=batched)
+    solver = A.Solver(cf.ctx, batched=batched)  # its own caches: nothing kept between runs
     return A.advise(cf.ctx, cf.case, solver=solver), solver
 
 
@@ -77,14 +75,15 @@ def main() -> None:
             t_naive, v = median_time(lambda: Naive(cf.ctx).value(cf.case), max(1, runs // 2))
             assert abs(v - adv.p_win) < 1e-9, (v, adv.p_win)
             naive, ratio = f"{t_naive:.3f}s", f"{t_naive / t_dp:.0f}x"
-        policy = make_policy("optimal")
         solver.prepare(cf.case)  # every turn kept for the bot (advise keeps two)
-        policy._solvers[id(cf.ctx)] = (cf.ctx, solver)
+        A.SOLVERS.put(cf.ctx, solver)  # the optimal bot's solver (``solver_for``)
+        policy = make_policy("optimal")
         n = 300
         t0 = time.perf_counter()
         for i in range(n):
             play_case(cf.ctx, cf.case, policy, random.Random(i))
         per_case = (time.perf_counter() - t0) / n
+        A.SOLVERS.clear()
         p = min(max(adv.p_win, 0.01), 0.99)
         need = (1.959964 / 0.01) ** 2 * p * (1 - p)
         t_mc = need * per_case

@@ -143,10 +143,10 @@ def test_optimal_selfplay_on_workers_uses_one_presolved_dp(tiny, tiny_session_di
 
     cf = mid_case(tiny)
     setup = story_setup(dict(cf.record), str(tiny_session_dir))
-    A._SOLVERS.clear()
+    A.SOLVERS.clear()
     one = run(GAME, Match(40, 5, ("optimal",), 1, setup=setup))
-    A._SOLVERS.clear()
+    A.SOLVERS.clear()
     two = run(GAME, Match(40, 5, ("optimal",), 1, workers=2, setup=setup))
     assert one.summary == two.summary
-    (solver,) = A._SOLVERS.values()  # solved here, before the workers started
+    (solver,) = A.SOLVERS.values()  # solved here, before the workers started
     assert solver.states > 0

@@ -20,14 +20,14 @@ def tiny(tiny_session_dir):
 
 
 def _same_memo(batched: Solver, recursive: Solver) -> int:
-    """Every V and Q entry of ``recursive`` equals ``batched``'s (which computes more);
-    returns how many were compared."""
+    """Every start-of-turn and Action entry of ``recursive`` equals ``batched``'s (which
+    computes more); returns how many were compared."""
     n = 0
-    for k, v in recursive.V.items():
-        assert np.allclose(batched.V[k], v, rtol=0, atol=1e-12), k
+    for k, v in recursive.memo.start.items():
+        assert np.allclose(batched.memo.start[k], v, rtol=0, atol=1e-12), k
         n += 1
-    for k, v in recursive.Q.items():
-        b = batched.Q[k]
+    for k, v in recursive.memo.action.items():
+        b = batched.memo.action[k]
         rows = min(len(b), len(v)) if v.ndim == 2 else None
         assert np.allclose(b[:rows], v[:rows], rtol=0, atol=1e-12), k
         n += 1
@@ -54,7 +54,7 @@ def test_sweep_equals_recursion(tiny, turn, extra):
     for (_, p), (_, q) in zip(a.actions, b.actions):
         assert p == pytest.approx(q, abs=1e-12)
     assert _same_memo(batched, recursive) > 0
-    assert batched._encounter_calls == 0  # the sweep left nothing to the recursion
+    assert batched.recursion.encounter_calls == 0  # the sweep left nothing to the recursion
 
 
 def test_sweep_from_the_encounter_phase(tiny):
@@ -74,11 +74,11 @@ def test_advise_keeps_only_the_turns_it_reads(tiny):
     cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=1, luck=2)
     solver = Solver(cf.ctx)
     p = advise(cf.ctx, cf.case, solver=solver).p_win
-    assert {t for t, _ in solver.V} == {8, 9}
+    assert {t for t, _ in solver.memo.start} == {8, 9}
     later = fresh(tiny, turn=10, villain="c201", motive=1, sm=1, luck=2)
     whole = Solver(cf.ctx)
     whole.prepare(cf.case)
-    assert {t for t, _ in whole.V} == set(range(8, 13))
+    assert {t for t, _ in whole.memo.start} == set(range(8, 13))
     assert whole.value(cf.case) == pytest.approx(p, abs=1e-12)
     assert solver.value(later.case) == pytest.approx(whole.value(later.case), abs=1e-12)
 

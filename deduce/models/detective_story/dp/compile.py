@@ -1,0 +1,131 @@
+"""Compiled phases: a traced expression (``trace.Expr``) as arrays, and their value.
+
+``Compiler.compile`` merges an expression's end leaves by where they lead (the memo key of
+the end case's mode, the flags it carries, and its SM/Luck move) into a ``Lump``: index
+and weight arrays, the leaves that end the case as a constant, decision nodes over
+sub-lumps. Equal pieces are one object (``interned``), so a decision reached twice is
+valued once. ``Compiler.evaluate`` values a lump from its targets' values.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import NamedTuple
+
+import numpy as np
+
+from deduce.models.detective_story import combat as C
+from deduce.models.detective_story.dp.grid import SL, MoveTable, by_sm
+from deduce.models.detective_story.dp.modes import Flags, ModeKeys, flags_of
+from deduce.models.detective_story.dp.trace import CombatNode, Expr, Leaf, MaxNode, Ref, end_case
+from deduce.models.detective_story.state import Case
+
+
+class Target(NamedTuple):
+    """Where a leaf leads: the mode key and the flags the phase leaves."""
+
+    key: Case
+    flags: Flags
+
+
+class Lump(NamedTuple):
+    """A compiled expression: ``const + sum(wts * target values gathered at idx) + nodes``."""
+
+    const: object  # float or flat (S*L) array: the leaves that end the case
+    targets: tuple  # (Target, ...)
+    moves: np.ndarray  # (leaves,) ids of the (SM, Luck) after the phase (``MoveTable``)
+    wts: np.ndarray  # (leaves, S*L), or (leaves, 1) when no weight depends on SM
+    nodes: tuple  # ((weight, MaxNode or CombatNode of Lumps, or Ref), ...)
+
+
+def _bytes(w):
+    return w.tobytes() if isinstance(w, np.ndarray) else w
+
+
+class Compiler:
+    """Compiles expressions of one solver (its ``ModeKeys`` and ``MoveTable``) and values
+    the lumps; ``interned``: equal compiled pieces, one object each."""
+
+    def __init__(self, modes: ModeKeys, moves: MoveTable):
+        self.modes = modes
+        self.moves = moves
+        self.interned: dict = {}
+
+    def _intern(self, key: tuple, obj):
+        return self.interned.setdefault(key, obj)
+
+    def compile(self, expr: Expr, start: Case) -> Lump:
+        """``expr`` (traced from ``start``) with its leaves merged by where they lead (see
+        ``Lump``). Equal decision nodes (a fight reached by each of option 3's starts)
+        become one object, valued once per ``evaluate``."""
+        const = 0.0
+        merged: dict = {}
+        nodes = []
+        for w, node in expr:
+            if type(node) is Leaf:
+                end = end_case(start, node)
+                if end.outcome is not None:
+                    const = const + w * (1.0 if end.won else 0.0)
+                    continue
+                key = (Target(self.modes.key(end), flags_of(end)), end.sm, end.luck)
+                merged[key] = merged.get(key, 0.0) + w
+            elif type(node) is Ref:
+                nodes.append((by_sm(w), node))
+            elif type(node) is MaxNode:
+                subs = tuple(self.compile(o, start) for o in node.options)
+                nodes.append((by_sm(w), self._intern(("max",) + tuple(map(id, subs)),
+                                                     MaxNode(subs))))
+            else:
+                terms = tuple((t, self.compile(sub, start)) for t, sub in node.terms)
+                nodes.append((by_sm(w), self._intern(("fight", node.setup) + tuple(
+                    (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
+        targets = tuple(t for t, _, _ in merged)
+        n = len(targets)
+        moves = np.array([self.moves.id(sm, luck) for _, sm, luck in merged], dtype=np.intp)
+        vector = any(isinstance(w, np.ndarray) for w in merged.values())
+        wts = np.empty((n, SL if vector else 1))
+        for i, w in enumerate(merged.values()):
+            wts[i] = by_sm(w) if isinstance(w, np.ndarray) else w
+        const = by_sm(const)
+        lump = Lump(const, targets, moves, wts, tuple(nodes))
+        key = ("lump", const.tobytes() if isinstance(const, np.ndarray) else const, targets,
+               moves.tobytes(), wts.tobytes(), tuple((id(n), _bytes(w)) for w, n in nodes))
+        return self._intern(key, lump)
+
+    def evaluate(self, lump: Lump, get, memo: dict | None = None, refs=None):
+        """The value of ``lump``: ``get(target)`` gives a target's values, flat (S*L)
+        arrays, or (labels, S*L) for every flag label at once (then the value has that
+        shape too); ``refs(line)`` the value of a ``Ref``; ``memo``: decision nodes
+        already valued in this evaluation (by identity)."""
+        if memo is None:
+            memo = {}
+        out = lump.const
+        if lump.targets:
+            n = len(lump.targets)
+            cols = (self.moves.table[lump.moves] + (np.arange(n) * SL)[:, None]).ravel()
+            first = get(lump.targets[0])
+            if first.ndim == 1:  # (leaves * S*L) -> the leaves' values after their moves
+                g = np.concatenate([first] + [get(t) for t in lump.targets[1:]])[cols]
+                g = g.reshape(n, SL)
+                out = out + (np.einsum("nk,nk->k", g, lump.wts) if lump.wts.shape[1] > 1
+                             else lump.wts[:, 0] @ g)
+            else:  # (labels, leaves * S*L)
+                x = first.shape[0]
+                g = np.concatenate([first] + [get(t) for t in lump.targets[1:]], axis=1)[:, cols]
+                g = g.reshape(x, n, SL)
+                out = out + (np.einsum("xnk,nk->xk", g, lump.wts) if lump.wts.shape[1] > 1
+                             else np.einsum("xnk,n->xk", g, lump.wts[:, 0]))
+        for w, node in lump.nodes:
+            if type(node) is Ref:
+                out = out + w * refs(node.line)
+                continue
+            v = memo.get(id(node))
+            if v is None:
+                if type(node) is MaxNode:
+                    v = reduce(np.maximum, [self.evaluate(o, get, memo) for o in node.options])
+                else:
+                    v = C.solve(node.setup, {t: self.evaluate(sub, get, memo)
+                                             for t, sub in node.terms})[0]
+                memo[id(node)] = v
+            out = out + w * v
+        return out

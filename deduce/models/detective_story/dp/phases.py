@@ -1,0 +1,74 @@
+"""The phases of a turn, each traced and compiled once per mode (``compile.Lump``).
+
+Events never read the turn, so a phase is compiled per mode key (``modes.ModeKeys.key``)
+and, for the Encounter phase, per band of the Encounter Matrix: an Action's rows (one lump
+per row outcome, the +1 row left to the caller), Rest's healing rolls, the Encounter
+phase after Wait or not (event lines as ``trace.Ref``), and each event line on its own.
+"""
+
+from __future__ import annotations
+
+from deduce.models.detective_story import engine as E
+from deduce.models.detective_story import tables as T
+from deduce.models.detective_story.dp.compile import Compiler, Lump
+from deduce.models.detective_story.dp.modes import probe
+from deduce.models.detective_story.dp.trace import Tracer
+from deduce.models.detective_story.state import Case, Context
+
+
+class Phases:
+    """The compiled phases of one case context (kept for the life of the solver)."""
+
+    def __init__(self, ctx: Context, tracer: Tracer, compiler: Compiler):
+        self.ctx = ctx
+        self.tracer = tracer
+        self.compiler = compiler
+        self.rests: dict = {}  # (key, action) -> Lump
+        self.rows: dict = {}  # (key, action) -> {row outcome: Lump}
+        self.encounters: dict = {}  # (key, band, waited) -> Lump (event lines as ``Ref``)
+        self.lines: dict = {}  # (key, line) -> Lump
+
+    def _compiled(self, memo: dict, k, key: Case, t: int, phase, refs: bool = False) -> Lump:
+        """``phase(w, case)`` from ``probe(key, t)``, traced and compiled once per ``k`` in
+        ``memo``."""
+        lump = memo.get(k)
+        if lump is None:
+            start = probe(key, t)
+            lump = memo[k] = self.compiler.compile(self.tracer.trace(phase, start, refs=refs),
+                                                   start)
+        return lump
+
+    def rest(self, key: Case, action: str) -> Lump:
+        """Rest (no table): the healing rolls, up to the Encounter phase."""
+        return self._compiled(self.rests, (key, action), key, 0, lambda w, c: E.take_action(
+            w, self.ctx, c, action, E.AFTER_ACTION[False]))
+
+    def action_parts(self, t: int, key: Case, action: str) -> tuple:
+        """``engine.action_roll`` of ``action`` at turn ``t`` from ``key`` (symbolic SM/Luck):
+        ``(case as rolled, modifier, with SM, table, row continuation)``."""
+        return E.action_roll(self.ctx, probe(key, t), action, E.AFTER_ACTION[False])
+
+    def action_rows(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
+        """``{outcome: Lump}`` of an Action's table rows up to the Encounter phase, from
+        ``cleared`` (``action_parts``), for each of ``outcomes`` but the +1 row."""
+        rk = (key, action)
+        lumps = self.rows.get(rk)
+        if lumps is None:
+            lumps = self.rows[rk] = {}
+            start = cleared._replace(turn=0)
+            for o in outcomes:
+                if o != "bonus":
+                    expr = self.tracer.trace(lambda w, c, o=o: k_row(w, c, o), start)
+                    lumps[o] = self.compiler.compile(expr, start)
+        return lumps
+
+    def line(self, key: Case, line: str) -> Lump:
+        """An event ``line`` read at the start of the Encounter phase, to the turn's end."""
+        return self._compiled(self.lines, (key, line), key, 0, lambda w, c: E.line_event(
+            w, self.ctx, c, line, E.AFTER_TURN))
+
+    def encounter(self, key: Case, t: int, waited: bool) -> Lump:
+        """The Encounter phase of turn ``t``'s band from ``key`` (event lines as ``Ref``)."""
+        return self._compiled(self.encounters, (key, T.band_for(t), waited), key, t,
+                              lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN),
+                              refs=True)

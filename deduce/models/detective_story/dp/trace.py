@@ -1,0 +1,233 @@
+"""Tracing a phase: the ``Tracer`` world runs the engine on a case whose SM and Luck are
+symbolic (``grid.Lin``) and records the phase as an expression.
+
+An expression (``Expr``) is ``((weight, node), ...)``: a weight is a float or an (S, 1)
+array over the SM the trace started with; a node is a ``Leaf`` (an end of the phase), a
+``MaxNode`` (option 3's start, the best of sub-expressions), a ``CombatNode`` (a fight,
+valued by ``combat.solve`` over sub-expressions) or a ``Ref`` (an event line valued on its
+own, see ``Tracer.trace``). ``compile.Compiler`` turns it into arrays.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from deduce.models.detective_story import combat as C
+from deduce.models.detective_story import engine as E
+from deduce.models.detective_story.dp.grid import IDENT, S, actual, compose
+from deduce.models.detective_story.dp.modes import ModeKeys, flags_of, probe, with_flags
+from deduce.models.detective_story.dp.rolls import p_at_most_by_sm, row_probabilities, yes_no
+from deduce.models.detective_story.state import Case
+
+
+class Leaf(NamedTuple):
+    """The end of a phase: ``over`` ((field index, value), ...) the fields changed from the
+    trace's probe, and SM and Luck (``Lin``; ints in a concrete trace)."""
+
+    over: tuple
+    sm: object
+    luck: object
+
+
+class MaxNode(NamedTuple):
+    """A decision: the best of ``options`` (expressions), elementwise."""
+
+    options: tuple
+
+
+class CombatNode(NamedTuple):
+    """A fight: ``combat.solve`` over ``terms`` ((terminal, expression), ...)."""
+
+    setup: C.Setup
+    terms: tuple
+
+
+class Ref(NamedTuple):
+    """An event line read from the start of the Encounter phase, valued once per turn and
+    mode and shared by the phase's variants (after Wait or not, every band)."""
+
+    line: str
+
+
+#: an expression: ``((weight, node), ...)`` (see the module docstring)
+Expr = tuple
+
+#: the fields of a ``Case`` a ``Leaf`` records (SM and Luck are kept apart)
+PLAIN_FIELDS = tuple(i for i, f in enumerate(Case._fields) if f not in ("sm", "luck"))
+
+
+def end_case(start: Case, leaf: Leaf) -> Case:
+    """The case ``leaf`` ends at, for a trace from ``start`` (SM and Luck composed)."""
+    vals = list(start)
+    for i, v in leaf.over:
+        vals[i] = v
+    if type(leaf.sm) is int:  # a concrete trace: the end values themselves
+        return Case._make(vals)._replace(sm=leaf.sm, luck=leaf.luck)
+    return Case._make(vals)._replace(sm=compose(start.sm, leaf.sm),
+                                     luck=compose(start.luck, leaf.luck))
+
+
+def reindex(w, sm):
+    """A weight over a sub-trace's start SM, seen from a case whose SM is ``sm`` (an int
+    or a ``Lin``)."""
+    if not isinstance(w, np.ndarray) or sm == IDENT:
+        return w
+    if type(sm) is int:
+        return float(w[min(sm, S - 1), 0])
+    return w[actual(sm, S)]
+
+
+class Tracer:
+    """The world that turns a phase into an ``Expr`` (the engine's world interface).
+
+    ``trace(f, probe)`` runs ``f(tracer, probe)``; every end of phase (``finish``) becomes a
+    weighted ``Leaf``; SM-dependent branches become SM-dependent weights; ``choose`` and
+    ``combat`` become decision nodes over sub-traces. A paragraph or line event read as
+    the last thing of a phase (``tail``) is traced once per mode (``cache``) and spliced in.
+    ``modes``: the solver's ``ModeKeys`` (default: a new one).
+    """
+
+    def __init__(self, modes: ModeKeys | None = None):
+        self.modes = modes or ModeKeys()
+        self.cache: dict = {}  # (tail key, probe of the mode) -> Expr
+        self.refs = False  # see ``trace``
+        self._terms: list = []
+        self._w = 1.0
+        self._probe: Case | None = None
+
+    def trace(self, f, start: Case, refs: bool = False) -> Expr:
+        """The expression of ``f(tracer, start)``; ``refs``: an event line read from
+        ``start`` itself becomes a ``Ref`` node instead of being traced."""
+        saved = (self._terms, self._w, self._probe, self.refs)
+        self._terms, self._w, self._probe, self.refs = [], 1.0, start, refs
+        try:
+            f(self, start)
+            return tuple(self._terms)
+        finally:
+            self._terms, self._w, self._probe, self.refs = saved
+
+    def run(self, f, start: Case) -> list[tuple[float, Case]]:
+        """``[(p, end case), ...]`` of ``f(tracer, start, k)`` (no decisions inside: else
+        ValueError)."""
+        out = []
+        for w, node in self.trace(lambda t, c: f(t, c, E.AFTER_TURN), start):
+            if type(node) is not Leaf:
+                raise ValueError("the phase holds a decision")
+            out.append((w, end_case(start, node)))
+        return out
+
+    end_case = staticmethod(end_case)
+
+    def _sub(self, run) -> Expr:
+        saved = (self._terms, self._w)
+        self._terms, self._w = [], 1.0
+        try:
+            run()
+            return tuple(self._terms)
+        finally:
+            self._terms, self._w = saved
+
+    # -- the world interface (``engine``'s module docstring)
+    def note(self, text: str) -> None:
+        """Nothing: a trace keeps no log."""
+
+    def chance(self, case: Case, dist, k, what=None):
+        """Every outcome of ``dist`` ((p, x), ...), weighted."""
+        w0 = self._w
+        try:
+            for p, x in dist:
+                self._w = w0 * p
+                k(self, case, x)
+        finally:
+            self._w = w0
+
+    def _split(self, case: Case, p, k_yes, k_no):
+        w0 = self._w
+        try:
+            self._w = w0 * p
+            k_yes(self, case)
+            self._w = w0 * (1 - p)
+            k_no(self, case)
+        finally:
+            self._w = w0
+
+    def sm_at_least(self, case: Case, value: int, k_yes, k_no):
+        """Both branches where the answer depends on the start SM (weights 0/1 over SM)."""
+        if type(case.sm) is int:
+            return k_yes(self, case) if case.sm >= value else k_no(self, case)
+        mask = actual(case.sm, S) >= value
+        if mask.all():
+            return k_yes(self, case)
+        if not mask.any():
+            return k_no(self, case)
+        return self._split(case, mask[:, None].astype(float), k_yes, k_no)
+
+    def roll_at_most_sm(self, case: Case, offset: int, k):
+        """2d6 <= SM + offset and its negation, weighted over the start SM."""
+        if type(case.sm) is int:
+            p = E.p_2d6_at_most(case.sm + offset)
+            return self.chance(case, yes_no(p), k)
+        p = p_at_most_by_sm(offset)[actual(case.sm, S)]
+        if (p >= 1).all():
+            return k(self, case, True)
+        if (p <= 0).all():
+            return k(self, case, False)
+        return self._split(case, p, lambda w, c: k(w, c, True), lambda w, c: k(w, c, False))
+
+    def plain_roll(self, case: Case, mod: int, table, k):
+        """Every row of ``table`` for 2d6 + ``mod``, weighted."""
+        return self.chance(case, tuple((p, o) for o, p in row_probabilities(table, mod)), k)
+
+    def luck_roll(self, *args):
+        """Refused (TypeError): an Action roll is valued by the solver, not traced."""
+        raise TypeError("an Action roll is valued by the Solver, not traced")
+
+    def choose(self, case: Case, kind: str, options, k):
+        """A ``MaxNode`` over each option's sub-trace."""
+        subs = tuple(self._sub(lambda o=o: k(self, case, o)) for o in options)
+        self._terms.append((self._w, MaxNode(subs)))
+
+    def combat(self, case: Case, setup: C.Setup, k):
+        """A ``CombatNode`` over each terminal's sub-trace."""
+        terms = tuple((t, self._sub(lambda t=t: k(self, case, t))) for t in C.terminals(setup))
+        self._terms.append((self._w, CombatNode(setup, terms)))
+
+    def finish(self, phase, case: Case):
+        """A weighted ``Leaf``."""
+        self._terms.append((self._w, self._leaf(case)))
+
+    def _leaf(self, case: Case) -> Leaf:
+        start = self._probe
+        return Leaf(tuple((i, case[i]) for i in PLAIN_FIELDS if case[i] != start[i]),
+                    case.sm, case.luck)
+
+    def tail(self, key, case: Case, k, f):
+        """``f(tracer, case, k)``, traced once per (``key``, mode of ``case``) and spliced
+        in; an event line read from the probe itself a ``Ref`` (``trace``'s ``refs``)."""
+        if not isinstance(k, E.Phase) or type(case.sm) is int:
+            return f(self, case, k)
+        if self.refs and key[0] == "line" and case == self._probe:
+            self._terms.append((self._w, Ref(key[1])))
+            return
+        sub = probe(with_flags(self.modes.mode(case), flags_of(case))._replace(turn=0), 0)
+        ck = (key, sub)
+        expr = self.cache.get(ck)
+        if expr is None:
+            expr = self.cache[ck] = self.trace(lambda t, c: f(t, c, k), sub)
+        w0 = self._w
+        for w, node in expr:
+            self._terms.append((w0 * reindex(w, case.sm), self._moved(node, case)))
+
+    def _moved(self, node, case: Case):
+        """``node`` of a sub-trace (from the mode of ``case``) seen from ``case``."""
+        if type(node) is Leaf:
+            return self._leaf(end_case(case, node))
+        if type(node) is MaxNode:
+            return MaxNode(tuple(self._moved_expr(sub, case) for sub in node.options))
+        return CombatNode(node.setup, tuple((t, self._moved_expr(sub, case))
+                                            for t, sub in node.terms))
+
+    def _moved_expr(self, expr: Expr, case: Case) -> Expr:
+        return tuple((reindex(w, case.sm), self._moved(n, case)) for w, n in expr)
