@@ -1,7 +1,8 @@
 """The advisor's DP (``detective_story/dp``, with ``advice`` its public face): imports go one
 way (top-level and inside functions), the sweep is handed to the solver (neither imports
 the other), no private name crosses a module, every public function and method states
-its contract, and solving leaves Python's recursion limit alone."""
+its contract, and solving leaves Python's recursion limit alone (no private name crosses a
+module: ``tests/test_package.py``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import ast
 import sys
 from pathlib import Path
 
-import pytest
 
 import deduce.models.detective_story as story
 from deduce.models.detective_story.advice import Solver, advise
 from deduce.models.detective_story.data import load_campaign
+
+from tests.imports import cycles, graph
 
 from .conftest import fresh
 
@@ -30,67 +32,15 @@ def _tree(name: str) -> ast.Module:
     return ast.parse(FILES[name].read_text(encoding="utf-8"))
 
 
-def _imports(name: str) -> dict[str, tuple[str, bool]]:
-    """``{alias: (module, whether the alias is the module itself)}`` of every ``deduce``
-    module ``name`` imports from, anywhere in it."""
-    out = {}
-    for node in ast.walk(_tree(name)):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.name.startswith("deduce"):
-                    out[a.asname or a.name] = (a.name, True)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("deduce"):
-            for a in node.names:
-                sub = f"{node.module}.{a.name}"
-                out[a.asname or a.name] = (sub, True) if _is_module(sub) else (node.module, False)
-    return out
-
-
-def _is_module(dotted: str) -> bool:
-    path = FOLDER.parents[2].joinpath(*dotted.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
-
-
-def _graph() -> dict[str, set[str]]:
-    return {name: {m for m, _ in _imports(name).values() if m in FILES and m != name}
-            for name in FILES}
-
-
 def test_the_dp_imports_one_way():
-    graph = _graph()
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for nxt in sorted(graph[node]):
-            if state.get(nxt) == 1:
-                cycle = path + [node]
-                pytest.fail("import cycle: " + " -> ".join(cycle[cycle.index(nxt):] + [nxt]))
-            if nxt not in state:
-                visit(nxt, path + [node])
-        state[node] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name, [])
-    assert f"{DP}.sweep" not in graph[f"{DP}.solver"]  # the sweep is handed to it
-    assert not {f"{DP}.solver", f"{PACKAGE}.advice"} & graph[f"{DP}.sweep"]
-    assert f"{DP}.recursion" in graph[f"{DP}.solver"]
-
-
-def test_no_private_name_crosses_a_module():
-    used = []
-    for name in FILES:
-        aliases = {a for a, (_, is_module) in _imports(name).items() if is_module}
-        for node in ast.walk(_tree(name)):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("deduce"):
-                used += [f"{name}: from {node.module} import {a.name}" for a in node.names
-                         if a.name.startswith("_")]
-            elif (isinstance(node, ast.Attribute) and node.attr.startswith("_")
-                  and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
-                  and node.value.id in aliases):
-                used.append(f"{name}: {node.value.id}.{node.attr}")
-    assert used == []
+    """No cycle among the DP's modules (the package-wide test checks all of ``deduce``),
+    and the sweep is handed to the solver: neither imports the other."""
+    edges = graph(PACKAGE)
+    dp = {name: edges[name] & set(FILES) for name in FILES}
+    assert cycles(dp) == []
+    assert f"{DP}.sweep" not in dp[f"{DP}.solver"]
+    assert not {f"{DP}.solver", f"{PACKAGE}.advice"} & dp[f"{DP}.sweep"]
+    assert f"{DP}.recursion" in dp[f"{DP}.solver"]
 
 
 def test_every_public_function_states_its_contract():
