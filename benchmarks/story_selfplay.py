@@ -2,7 +2,7 @@
 with the random policy).
 
 Prints the median over several runs of fresh first cases played in one process by
-``bots.play_one`` (the path ``deduce story selfplay`` takes), for the random and greedy
+``selfplay.play_one`` (the path ``deduce story selfplay`` takes), for the random and greedy
 policies, and a naive baseline run in the same process: each case loads the campaign's
 TOML and parses its record from scratch (no caches), as a loop over the CLI would.
 
@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deduce.models.detective_story import data as D  # noqa: E402
-from deduce.models.detective_story.bots import CaseSpec, case_seed, make_policy, play_one  # noqa: E402
+from deduce.models.detective_story.bots import make_policy  # noqa: E402
+from deduce.models.detective_story.selfplay import CaseSpec, case_seed, play_one  # noqa: E402
 from deduce.models.detective_story.campaign import new_record  # noqa: E402
 from deduce.models.detective_story.state import parse_record  # noqa: E402
 from deduce.models.detective_story.rules import play_case  # noqa: E402

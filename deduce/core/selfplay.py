@@ -24,7 +24,7 @@ Seats rotate: in game ``g`` the bot at position ``i`` of the line-up sits at sea
 ``(i + g) % n`` (``seat_of``), and game ``g`` is seeded ``game_seed(master, g)``
 (``schedule`` gives both), so game ``g`` is the same game whoever plays it where. (One
 exception, kept so that its published figures hold: the Detective Story seeds its cases
-with its own ``bots.case_seed``, handed to ``schedule``.)
+with its own ``selfplay.case_seed``, handed to ``schedule``.)
 
 >>> wilson_ci(0, 10)[0]
 0.0

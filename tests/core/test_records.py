@@ -192,7 +192,7 @@ def test_deep_nesting_is_refused_whatever_the_recursion_limit(tmp_path):
     j = tmp_path / "deep.json"
     j.write_text("[" * 15000 + "]" * 15000, encoding="utf-8")
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(20000)  # as the Detective Story solver sets it
+    sys.setrecursionlimit(20000)  # a caller may have raised it
     try:
         with pytest.raises(InputError, match="nested too deeply"):
             read_json(j)

@@ -1,4 +1,4 @@
-"""Policies that play a case through the engine, and pure self-play ``play_one(spec)``.
+"""Policies that play a case through the engine (self-play of many cases: ``selfplay.py``).
 
 - ``optimal``: the advisor's DP (``advice.Solver``): the Action with the highest P(win),
   a Luck re-roll when re-rolling is worth more, option 3's best start, the optimal fight
@@ -8,25 +8,16 @@
   scores below zero, Deduction first, the strongest fighter, never flees.
 - ``random``: a uniformly random legal Action (and random option 3 start and champion),
   never re-rolls, never flees.
-
-``play_one(spec)`` is pure and picklable: a ``CaseSpec`` (start record, data folder,
-policy name, seed) gives the same ``CaseResult`` wherever it runs.
 """
 
 from __future__ import annotations
 
-import random
-from typing import NamedTuple
 
-from deduce.core.errors import InputError
 from deduce.models.detective_story import advice as A
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.campaign import new_record
-from deduce.models.detective_story.data import load_campaign
-from deduce.models.detective_story.rules import play_case
-from deduce.models.detective_story.state import Case, Context, outcome_text, parse_record
+from deduce.models.detective_story.state import Case, Context
 from deduce.models.detective_story.worlds import PlainDecisions
 
 POLICIES = ("optimal", "greedy", "random")
@@ -132,68 +123,3 @@ def make_policy(name: str):
 
     name = resolve(name, POLICIES, "policy", where="--policy")
     return {"optimal": OptimalPolicy, "greedy": GreedyPolicy, "random": RandomPolicy}[name]()
-
-
-# ----------------------------------------------------------------------------- self-play
-class CaseSpec(NamedTuple):
-    """One self-play case: a start record (None: a fresh first case), where the data is,
-    the policy, the case's seed and (fresh cases) the Adventure (None: A000's 1d6)."""
-
-    record: dict | None
-    data_dir: str | None
-    policy: str
-    seed: int
-    adventure: str | None = None
-
-
-class CaseResult(NamedTuple):
-    outcome: str
-    won: bool
-    turns: int
-    luck_spent: int
-    holmes_killed: bool
-    party_deaths: int
-
-
-def case_seed(master: int, index: int) -> int:
-    """The seed of case ``index`` of a run seeded ``master`` (independent of workers)."""
-    return random.Random(f"deduce-story:{master}:{index}").getrandbits(63)
-
-
-_POLICY_CACHE: dict[str, object] = {}
-_START_CACHE: dict = {}
-
-
-def _start(spec: CaseSpec, rng: random.Random):
-    data = load_campaign(spec.data_dir)
-    if spec.record is not None:
-        key = (id(spec.record), spec.data_dir)
-        hit = _START_CACHE.get(key)
-        if hit is None or hit[0] is not spec.record:
-            hit = (spec.record, parse_record(spec.record, "--from", data))
-            _START_CACHE.clear()
-            _START_CACHE[key] = hit
-        return hit[1]
-    rec = new_record(data, spec.adventure, seed=rng.getrandbits(32))
-    key = ("fresh", spec.data_dir, rec["adventure"], tuple(rec["equipment"]))
-    hit = _START_CACHE.get(key)
-    if hit is None:  # fresh cases differ only by Adventure and equipment: share contexts
-        hit = (rec, parse_record(rec, "new case", data))
-        _START_CACHE[key] = hit
-    return hit[1]
-
-
-def play_one(spec: CaseSpec) -> CaseResult:
-    """Play one case (pure: the result depends only on ``spec``)."""
-    rng = random.Random(spec.seed)
-    cf = _start(spec, rng)
-    policy = _POLICY_CACHE.get(spec.policy)
-    if policy is None:
-        policy = _POLICY_CACHE[spec.policy] = make_policy(spec.policy)
-    if cf.case.over:
-        raise InputError(f"the case is already over ({outcome_text(cf.case.outcome)})",
-                         field="outcome")
-    played = play_case(cf.ctx, cf.case, policy, rng, cf.phase, cf.waited)
-    c = played.case
-    return CaseResult(c.outcome, c.won, played.turns, played.luck_spent,
-                      c.outcome == "holmes_killed", len(c.dead - cf.case.dead))

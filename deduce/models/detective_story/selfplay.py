@@ -2,7 +2,7 @@
 and their summary; ``GAME`` is its part of the one runner (``core.selfplay``).
 
 The game is solo: the line-up is one "bot", the policy (``bots.POLICIES``). Case ``i`` of
-a run seeded ``S`` uses ``bots.case_seed(S, i)`` (this game's own seeds, older than the
+a run seeded ``S`` uses ``case_seed(S, i)`` (this game's own seeds, older than the
 runner's ``game_seed``: kept so that every published figure still holds), and every case
 starts from the same record (``StorySetup.record``; None: fresh first cases).
 
@@ -18,8 +18,81 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+import random
+
+from deduce.core.errors import InputError
 from deduce.core.selfplay import Match, SelfPlayGame, Standing, Summary, schedule, wilson_ci
-from deduce.models.detective_story.bots import POLICIES, CaseResult, CaseSpec, case_seed, play_one
+from deduce.models.detective_story.bots import POLICIES, make_policy
+from deduce.models.detective_story.campaign import new_record
+from deduce.models.detective_story.data import load_campaign
+from deduce.models.detective_story.rules import play_case
+from deduce.models.detective_story.state import outcome_text, parse_record
+
+
+# ----------------------------------------------------------------------------- one case
+class CaseSpec(NamedTuple):
+    """One self-play case: a start record (None: a fresh first case), where the data is,
+    the policy, the case's seed and (fresh cases) the Adventure (None: A000's 1d6)."""
+
+    record: dict | None
+    data_dir: str | None
+    policy: str
+    seed: int
+    adventure: str | None = None
+
+
+class CaseResult(NamedTuple):
+    outcome: str
+    won: bool
+    turns: int
+    luck_spent: int
+    holmes_killed: bool
+    party_deaths: int
+
+
+def case_seed(master: int, index: int) -> int:
+    """The seed of case ``index`` of a run seeded ``master`` (independent of workers)."""
+    return random.Random(f"deduce-story:{master}:{index}").getrandbits(63)
+
+
+_POLICY_CACHE: dict[str, object] = {}
+_START_CACHE: dict = {}
+
+
+def _start(spec: CaseSpec, rng: random.Random):
+    data = load_campaign(spec.data_dir)
+    if spec.record is not None:
+        key = (id(spec.record), spec.data_dir)
+        hit = _START_CACHE.get(key)
+        if hit is None or hit[0] is not spec.record:
+            hit = (spec.record, parse_record(spec.record, "--from", data))
+            _START_CACHE.clear()
+            _START_CACHE[key] = hit
+        return hit[1]
+    rec = new_record(data, spec.adventure, seed=rng.getrandbits(32))
+    key = ("fresh", spec.data_dir, rec["adventure"], tuple(rec["equipment"]))
+    hit = _START_CACHE.get(key)
+    if hit is None:  # fresh cases differ only by Adventure and equipment: share contexts
+        hit = (rec, parse_record(rec, "new case", data))
+        _START_CACHE[key] = hit
+    return hit[1]
+
+
+def play_one(spec: CaseSpec) -> CaseResult:
+    """Play one case (pure and picklable: the result depends only on ``spec``, wherever it
+    runs)."""
+    rng = random.Random(spec.seed)
+    cf = _start(spec, rng)
+    policy = _POLICY_CACHE.get(spec.policy)
+    if policy is None:
+        policy = _POLICY_CACHE[spec.policy] = make_policy(spec.policy)
+    if cf.case.over:
+        raise InputError(f"the case is already over ({outcome_text(cf.case.outcome)})",
+                         field="outcome")
+    played = play_case(cf.ctx, cf.case, policy, rng, cf.phase, cf.waited)
+    c = played.case
+    return CaseResult(c.outcome, c.won, played.turns, played.luck_spent,
+                      c.outcome == "holmes_killed", len(c.dead - cf.case.dead))
 
 
 class StorySetup(NamedTuple):
