@@ -15,7 +15,6 @@ and the full time is extrapolated (marked "est."); ``--full`` runs it all once (
 from __future__ import annotations
 
 import argparse
-import itertools
 import statistics
 import sys
 import time
@@ -24,47 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deduce.models.casenotes import language as L  # noqa: E402
-from deduce.models.casenotes.evaluate import World, holds  # noqa: E402
+from deduce.models.casenotes.naive import brute_force  # noqa: E402
 from deduce.models.casenotes.format import load_case  # noqa: E402
 from deduce.models.casenotes.advice import solve_case  # noqa: E402
 
 CASES = ["lantern-street", "kew-orchid", "half-moon-mews", "zebra"]
 #: ``--full`` runs the brute force over every grid only up to this many grids (not Zebra's 24.9e9).
 FULL_MAX = 2_000_000
-
-
-def brute_force(case, max_grids: int | None = None) -> tuple[int, int]:
-    """(solutions found, grids visited) over the first ``max_grids`` grids (all if None)."""
-    s = case.schema
-    exprs = [n.expr for n in case.notes]
-    level = [2 if L.uses(e, (L.URow, L.UFree)) else 1 if L.uses(e, L.AttrOf) else 0 for e in exprs]
-    grid_notes = [e for e, lv in zip(exprs, level) if lv == 0]
-    attr_notes = [e for e, lv in zip(exprs, level) if lv == 1]
-    unk_notes = [e for e, lv in zip(exprs, level) if lv == 2]
-    n, cats = s.size, s.cat_names
-    perms = list(itertools.permutations(range(n)))
-    attr_space = list(itertools.product(*[itertools.product(a.values, repeat=n)
-                                          for a in s.attributes.values()]))
-    unk_space = list(itertools.product(*[range(n) if u.category else u.values
-                                         for u in s.unknowns.values()]))
-    dummy_attrs = {a: (spec.values[0],) * n for a, spec in s.attributes.items()}
-    dummy_unks = {u: 0 if spec.category else spec.values[0] for u, spec in s.unknowns.items()}
-    found = visited = 0
-    grids = itertools.product(perms, repeat=len(cats) - 1)
-    for grid in itertools.islice(grids, max_grids):
-        visited += 1
-        rows = {cats[0]: tuple(range(n)), **dict(zip(cats[1:], grid))}
-        if not all(holds(e, World(s, rows, dummy_attrs, dummy_unks)) for e in grid_notes):
-            continue
-        for attrs in attr_space:
-            wa = World(s, rows, dict(zip(s.attributes, attrs)), dummy_unks)
-            if not all(holds(e, wa) for e in attr_notes):
-                continue
-            for unks in unk_space:
-                wu = World(s, rows, wa.attrs, dict(zip(s.unknowns, unks)))
-                found += all(holds(e, wu) for e in unk_notes)
-    return found, visited
 
 
 def median_ms(fn, runs: int) -> float:
@@ -94,7 +59,7 @@ def main() -> None:
         full = total_grids <= args.sample or args.full and total_grids <= FULL_MAX
         limit = None if full else args.sample
         t = time.perf_counter()
-        found, visited = brute_force(case, limit)
+        found, visited = brute_force(case, max_grids=limit)
         naive_s = time.perf_counter() - t
         if visited < total_grids:
             naive_s *= total_grids / visited

@@ -163,3 +163,15 @@ def test_empty_or_non_text_names_are_input_errors(bad):
 def test_a_prefix_of_one_name_resolves_by_containment():
     # "skul" is contained in exactly one icon name, so it is an unambiguous alias
     assert ICONS[icon_index("skul")] == "skull"
+
+
+def test_the_test_names_follow_the_card_and_icon_order():
+    from deduce.models.sherlock13.cards import ICONS, SUSPECTS
+    from tests.sherlock13 import names
+
+    assert [getattr(names, n) for n in ("PIPE", "BULB", "FIST", "BADGE", "BOOK", "NECKLACE",
+                                         "EYE", "SKULL")] == [ICONS.index(i) for i in ICONS]
+    assert ICONS[names.BULB] == "light bulb" and ICONS[names.SKULL] == "skull"
+    assert SUSPECTS[names.HOLMES] == "Sherlock Holmes"
+    assert SUSPECTS[names.MORSTAN] == "Mary Morstan"
+    assert SUSPECTS[names.HOPKINS] == "Inspector Hopkins"

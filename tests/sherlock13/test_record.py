@@ -36,9 +36,25 @@ from deduce.models.sherlock13.rules import (
 )
 from tests.documents import places, with_value
 
-PIPE, BULB, FIST, BADGE, BOOK, NECKLACE, EYE, SKULL = range(8)
-(HOLMES, WATSON, MORIARTY, ADLER, MYCROFT, HUDSON, MORSTAN, MORAN,
- LESTRADE, GREGSON, BAYNES, BRADSTREET, HOPKINS) = range(13)
+from tests.sherlock13.names import (  # card and icon indices by name
+    PIPE,
+    BULB,
+    FIST,
+    BOOK,
+    EYE,
+    SKULL,
+    HOLMES,
+    WATSON,
+    MORIARTY,
+    ADLER,
+    MYCROFT,
+    HUDSON,
+    MORSTAN,
+    LESTRADE,
+    GREGSON,
+    BAYNES,
+    HOPKINS,
+)
 
 SPEC_EXAMPLE = {
     "game": "sherlock13",

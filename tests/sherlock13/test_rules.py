@@ -33,9 +33,29 @@ from deduce.models.sherlock13.rules import (
     describe_action,
 )
 
-PIPE, BULB, FIST, BADGE, BOOK, NECKLACE, EYE, SKULL = range(8)
-(HOLMES, WATSON, MORIARTY, ADLER, MYCROFT, HUDSON, MORSTAN, MORAN,
- LESTRADE, GREGSON, BAYNES, BRADSTREET, HOPKINS) = range(13)
+from tests.sherlock13.names import (  # card and icon indices by name
+    PIPE,
+    BULB,
+    FIST,
+    BADGE,
+    BOOK,
+    NECKLACE,
+    EYE,
+    SKULL,
+    HOLMES,
+    WATSON,
+    MORIARTY,
+    ADLER,
+    MYCROFT,
+    HUDSON,
+    MORSTAN,
+    MORAN,
+    LESTRADE,
+    GREGSON,
+    BAYNES,
+    BRADSTREET,
+    HOPKINS,
+)
 
 
 def test_index_constants_match_the_tables():
