@@ -377,11 +377,10 @@ def table(record_file: str, case_arg: str | None) -> None:
 
     interactive = sys.stdin.isatty()
     session = TableSession.open(record_file, case=case_arg)
-    if case_arg and not session.created:
-        from deduce.cli.common import err
+    if not session.created:
+        from deduce.cli.table_loop import note_ignored_setup
 
-        err.print(f"note: {record_file} exists, so --case (for a new record) is ignored: "
-                  "entries go on from its last note", soft_wrap=True)
+        note_ignored_setup(record_file, ["--case"] if case_arg else [], "its last note")
     with session:
         code = _table(session, record_file, interactive)
     sys.exit(code)

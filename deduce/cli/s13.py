@@ -114,11 +114,10 @@ def table(record_file: str, variant, players, me, hand) -> None:
                                 ask=_ask_setup if interactive else None)
     given = [f"--{k}" for k, v in (("variant", variant), ("players", players), ("me", me),
                                    ("hand", hand)) if v]
-    if given and not session.created:
-        from deduce.cli.common import err
+    if not session.created:
+        from deduce.cli.table_loop import note_ignored_setup
 
-        err.print(f"note: {record_file} exists, so {', '.join(given)} (for a new record) "
-                  "are ignored: entries go on from its last event", soft_wrap=True)
+        note_ignored_setup(record_file, given, "its last event")
     with session:
         code = _table_loop(session, record_file, interactive)
     sys.exit(code)

@@ -81,3 +81,12 @@ def run_table(session, views: TableViews, interactive: bool) -> int:
         elif reply.message:
             out.print(reply.message)
     return first_code
+
+
+def note_ignored_setup(record_file: str, given: list[str], where: str) -> None:
+    """Say on stderr that setup options (``given``, e.g. ``["--case"]``) were ignored
+    because ``record_file`` exists: the session goes on from ``where``."""
+    if given:
+        err.print(f"note: {record_file} exists, so {', '.join(given)} (for a new record) "
+                  f"{'is' if len(given) == 1 else 'are'} ignored: entries go on from {where}",
+                  soft_wrap=True)

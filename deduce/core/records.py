@@ -392,3 +392,22 @@ def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+class LockedSession:
+    """Base of every game's live table session: it holds its record's ``lock`` (a
+    ``RecordLock`` taken before the record is read) until ``close``; a context manager."""
+
+    lock: RecordLock | None
+
+    def close(self) -> None:
+        """Let the record's lock go (everything accepted is already saved)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

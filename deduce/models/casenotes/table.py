@@ -46,7 +46,7 @@ from deduce.core.games import refuse_other_game
 from deduce.core.limits import MAX_LINE
 from deduce.core.names import resolve
 from deduce.core.numbers import read_whole_number, whole_number
-from deduce.core.records import RecordLock, read_bytes, read_json, write_json_atomic
+from deduce.core.records import LockedSession, RecordLock, read_bytes, read_json, write_json_atomic
 from deduce.models.casenotes.advice import Reading, WhyResult, read_notes, why_rule
 from deduce.models.casenotes.format import Case, load_case, source_name, source_number
 from deduce.models.casenotes.knowledge import CaseOracle
@@ -151,7 +151,7 @@ def parse_record(data, where: str) -> tuple[str, list[int]]:
 
 
 # ---------------------------------------------------------------------------------- session
-class TableSession:
+class TableSession(LockedSession):
     """A live session on one record, holding the record's lock from ``open`` to ``close``
     (use it as a context manager). ``read``: the notes read, in reading order."""
 
@@ -206,17 +206,11 @@ class TableSession:
                                  where=f"{self.path}: field 'read', item {k}")
 
     def close(self) -> None:
-        """Release the record's lock (everything accepted is already saved)."""
+        """Close the case's solvers and release the record's lock."""
         if self.oracle is not None:
             self.oracle.close()
             self.oracle = None
-        self.lock.release()
-
-    def __enter__(self) -> "TableSession":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+        super().close()
 
     def reading(self) -> Reading:
         """What the notes read so far allow."""

@@ -25,7 +25,7 @@ from typing import Callable, Protocol
 from deduce.core.errors import InputError
 from deduce.core.limits import MAX_LINE
 from deduce.core.names import resolve
-from deduce.core.records import RecordLock, write_json_atomic
+from deduce.core.records import LockedSession, RecordLock, write_json_atomic
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.advice import Solver, advise, reroll_advice
@@ -81,7 +81,7 @@ class Undo(Exception):
         self.mid_phase = mid_phase
 
 
-class TableSession:
+class TableSession(LockedSession):
     """The case in play in ``path`` (its lock held: ``open``), its solver, and the record
     written after every phase. Use it as a context manager, or call ``close()``."""
 
@@ -103,18 +103,6 @@ class TableSession:
         except BaseException:
             lock.release()
             raise
-
-    def close(self) -> None:
-        """Let the record's lock go."""
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
-
-    def __enter__(self) -> "TableSession":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     @property
     def data(self):

@@ -27,7 +27,7 @@ from deduce.core.errors import ContradictionError, InputError
 from deduce.core.names import normalise, resolve
 from deduce.core.limits import MAX_LINE
 from deduce.core.numbers import whole_number
-from deduce.core.records import RecordLock
+from deduce.core.records import LockedSession, RecordLock
 from deduce.models.sherlock13.advice import Analysis, analyze
 from deduce.models.sherlock13.cards import ICONS, SUSPECTS
 from deduce.models.sherlock13.record import (
@@ -114,7 +114,7 @@ class Setup:
         return Record(self.variant, list(self.names), self.me, self.hand, source=self.source)
 
 
-class TableSession:
+class TableSession(LockedSession):
     """A live session on one record, holding the record's lock (``core.records.RecordLock``)
     from ``open`` to ``close`` so no second session can write it meanwhile. Use it as a
     context manager, or call ``close()``."""
@@ -170,16 +170,6 @@ class TableSession:
         except BaseException:
             lock.release()
             raise
-
-    def close(self) -> None:
-        """Release the record's lock (everything accepted is already saved)."""
-        self.lock.release()
-
-    def __enter__(self) -> "TableSession":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
     def analysis(self) -> Analysis:
         return analyze(self.record)
