@@ -239,7 +239,7 @@ def test_a_surviving_ally_becomes_a_friend(case_file):
 
 
 def test_a_fourth_friend_replaces_one(tmp_path):
-    from .conftest import TINY, write_campaign
+    from tests.detective_story.conftest import TINY, write_campaign
 
     files = dict(TINY)
     files["memoirs.toml"] += "".join(f'''
@@ -317,7 +317,7 @@ def test_inspector_killed_is_barred_for_the_next_two_cases(shipped):
     this case or the next two (this case is the one he died in)."""
     from deduce.models.detective_story.campaign import end_case, new_record, next_record
 
-    from .conftest import load_case
+    from tests.detective_story.conftest import load_case
 
     rec = new_record(shipped, "a001", seed=3)
     barred = []
