@@ -323,13 +323,21 @@ def locked(path: str | os.PathLike, wait: float | None = None) -> Iterator[None]
 
 
 # ----------------------------------------------------------------------------- writing
+def _folder_problem(target: Path) -> str | None:
+    """Why no file can be made at ``target`` for lack of a folder, or None."""
+    folder = target.parent
+    if folder.is_dir():
+        return None
+    if folder.exists() or any(p.is_file() for p in folder.parents):
+        return "a path in it is a file, not a folder"
+    return "its folder does not exist"
+
+
 def _check_folder(target: Path, shown: str) -> None:
     """``InputError`` "cannot write the file: ..." when ``target``'s folder is not one."""
-    folder = target.parent
-    if not folder.is_dir():
-        reason = ("a path in it is a file, not a folder" if folder.exists() or
-                  any(p.is_file() for p in folder.parents) else "its folder does not exist")
-        raise InputError(f"cannot write the file: {reason}", where=shown)
+    problem = _folder_problem(target)
+    if problem:
+        raise InputError(f"cannot write the file: {problem}", where=shown)
 
 
 def _new_file_mode() -> int:
@@ -392,6 +400,17 @@ def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+def check_record_path(path: str | os.PathLike) -> None:
+    """Refuse, before a session takes the lock, a record path that is not a regular file
+    (read as such, so the message says what it is) or a new record in a missing folder."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        read_bytes(p)  # refuses it: only regular files are read
+    problem = None if p.exists() else _folder_problem(p)
+    if problem:
+        raise InputError(f"cannot create the record: {problem}", where=str(p))
 
 
 class LockedSession:

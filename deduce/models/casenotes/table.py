@@ -46,7 +46,13 @@ from deduce.core.games import refuse_other_game
 from deduce.core.limits import MAX_LINE
 from deduce.core.names import resolve
 from deduce.core.numbers import read_whole_number, whole_number
-from deduce.core.records import LockedSession, RecordLock, read_bytes, read_json, write_json_atomic
+from deduce.core.records import (
+    LockedSession,
+    RecordLock,
+    check_record_path,
+    read_json,
+    write_json_atomic,
+)
 from deduce.models.casenotes.advice import Reading, WhyResult, read_notes, why_rule
 from deduce.models.casenotes.format import Case, load_case, source_name, source_number
 from deduce.models.casenotes.knowledge import CaseOracle
@@ -85,17 +91,6 @@ class Reply:
 
 
 # ---------------------------------------------------------------------------------- the record
-def check_new_path(path: Path) -> None:
-    """Refuse, before the lock is taken, a record path that is not a regular file (read
-    as such, so the message says what it is) or a new record in a missing folder."""
-    if path.exists() and not path.is_file():
-        read_bytes(path)  # refuses it: only regular files are read
-    if not path.exists() and not path.parent.is_dir():
-        under_file = any(q.is_file() for q in (path.parent, *path.parent.parents))
-        raise InputError("cannot create the record: " + ("a path in it is a file, not a folder"
-                         if under_file else "its folder does not exist"), where=str(path))
-
-
 def case_file(record: Path, ref: str) -> str:
     """What ``load_case`` is given for the record's ``case``: a relative path is taken
     from the record's folder when a file is there, anything else as written (a shipped
@@ -172,7 +167,7 @@ class TableSession(LockedSession):
         record, or create it for ``case`` (required then) if it does not exist.
         ``ContradictionError`` when the notes a record has read cannot all hold."""
         p = Path(path)
-        check_new_path(p)
+        check_record_path(p)
         lock = RecordLock(p)
         try:
             if p.exists():

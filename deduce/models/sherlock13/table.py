@@ -27,7 +27,7 @@ from deduce.core.errors import ContradictionError, InputError
 from deduce.core.names import normalise, resolve
 from deduce.core.limits import MAX_LINE
 from deduce.core.numbers import whole_number
-from deduce.core.records import LockedSession, RecordLock
+from deduce.core.records import LockedSession, RecordLock, check_record_path
 from deduce.models.sherlock13.advice import Analysis, analyze
 from deduce.models.sherlock13.cards import ICONS, SUSPECTS
 from deduce.models.sherlock13.record import (
@@ -137,16 +137,10 @@ class TableSession(LockedSession):
         ``setup.set(field, answer)`` accepts an answer. Without ``ask`` a missing option is
         an ``InputError`` naming them all. A path that exists but is not a regular file, or
         a new record in a folder that does not exist, is refused before anything else."""
-        from deduce.core.records import read_bytes
         from deduce.models.sherlock13.record import load_record
 
         p = Path(path)
-        if p.exists() and not p.is_file():
-            read_bytes(p)  # refuses it: only regular files are read
-        if not p.exists() and not p.parent.is_dir():
-            under_file = any(q.is_file() for q in (p.parent, *p.parent.parents))
-            raise InputError("cannot create the record: " + ("a path in it is a file, not a folder"
-                             if under_file else "its folder does not exist"), where=str(p))
+        check_record_path(p)
         lock = RecordLock(p)
         try:
             if p.exists():
