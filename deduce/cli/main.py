@@ -21,6 +21,7 @@ def cli() -> None:
       deduce s13 selfplay --players 4 --bots infogain,random,random,random --games 200
       deduce case solve zebra              solve a shipped logic-grid case
       deduce case explain lantern-street   step-by-step derivation a teacher can show
+      deduce case table notes.json --case zebra     follow a case's notes as you read them
       deduce case selfplay kew-orchid --games 200   bots play a case: win rates
       deduce story advise case.json        Detective Story: the Action most likely to arrest
       deduce story table case.json         play a Detective Story case live, advice at each step
