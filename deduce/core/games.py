@@ -25,6 +25,8 @@ RECORD_GAMES: dict[str, tuple[str, str, frozenset[str]]] = {
     "detective-story": ("a Detective Story case record", "deduce story",
                         frozenset({"adventure", "turn", "sm", "luck", "villain", "motive",
                                    "holmes", "watson", "allies", "first_case"})),
+    "deductions": ("a Deductions position", "deduce deductions",
+                   frozenset({"grid", "display", "pools"})),
 }
 
 
