@@ -1,0 +1,1 @@
+"""Deductions (the deck game): cards, rules engine, payment and milestone solvers."""
