@@ -1,0 +1,252 @@
+"""Milestones in Deductions: which can be claimed now, which cards to commit, the bonus
+still within reach.
+
+The rules (spec "Milestones"): *Diversity* takes 5 solved cards, one of each category;
+*Case Completion* 5 solved cards of one case. A card committed to a milestone serves no
+other; each player claims each milestone once (+3 each). ``claimed`` maps a milestone key
+(``diversity``, ``completion``) to the ids committed to it; the other solved cards are
+*uncommitted*.
+
+Decisions where the rules leave the choice to the player:
+
+- *The cards to commit* (``claimable``): the set that keeps the other milestone (when it
+  is still open) closest: the fewest further solved cards it needs from the cards left
+  (0: it can be claimed now as well); for Case Completion, ties go to the set that leaves
+  the next-best case closest, and so on (``distance``). Further ties: the cards earliest in
+  ``solved``. When every claimable milestone can be met at once, the sets are disjoint
+  (claim them all); when they cannot (say 5 cards of one case, one per category), each set
+  is the best for claiming that milestone alone, and only one of them can be claimed.
+- *Reachable* (``max_bonus``): the most open milestones the uncommitted cards meet together
+  now, with disjoint cards; future cards count only in ``distance``.
+- ``lacks`` and ``completes`` look at each milestone alone (the no-crossover rule shows in
+  ``max_bonus``: the gain of a card is ``max_bonus`` with it minus without it).
+
+The card names are plain data: ``SolvedCard(id, case, category)``, ``case`` one of
+``CASES``, ``category`` one of ``CATEGORIES``; anything else, a repeated id or a claimed
+id that is not among the solved cards is a ``ValueError`` (callers hand over parsed data).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterator, NamedTuple
+
+CASES = ("hound", "sign", "speckled")
+CATEGORIES = ("Suspect", "Location", "Motive", "Means", "Opportunity")
+DIVERSITY = "diversity"
+COMPLETION = "completion"
+MILESTONES = (DIVERSITY, COMPLETION)
+MILESTONE_CARDS = 5  # cards committed to a milestone
+MILESTONE_BONUS = 3  # points per milestone
+
+_CASE = {c: i for i, c in enumerate(CASES)}
+_CATEGORY = {c: i for i, c in enumerate(CATEGORIES)}
+Counts = tuple[tuple[int, ...], ...]  # counts[case][category]
+
+
+class SolvedCard(NamedTuple):
+    """A solved case card as milestones see it: its id, case and category."""
+
+    id: str
+    case: str
+    category: str
+
+
+def _kind(card: SolvedCard) -> tuple[int, int]:
+    """``(case index, category index)`` of ``card``; ValueError for an unknown one."""
+    if card.case not in _CASE:
+        raise ValueError(f"solved card {card.id!r}: case {card.case!r} is not one of "
+                         f"{', '.join(CASES)}")
+    if card.category not in _CATEGORY:
+        raise ValueError(f"solved card {card.id!r}: category {card.category!r} is not one "
+                         f"of {', '.join(CATEGORIES)}")
+    return _CASE[card.case], _CATEGORY[card.category]
+
+
+def _counts(cards: list[SolvedCard]) -> Counts:
+    """How many of ``cards`` each case and category has."""
+    grid = [[0] * len(CATEGORIES) for _ in CASES]
+    for card in cards:
+        case, category = _kind(card)
+        grid[case][category] += 1
+    return tuple(tuple(row) for row in grid)
+
+
+def _minus(counts: Counts, taken: Counts) -> Counts:
+    """``counts`` without ``taken``."""
+    return tuple(tuple(a - b for a, b in zip(r, t)) for r, t in zip(counts, taken))
+
+
+def _uncommitted(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[SolvedCard]:
+    """The solved cards committed to no milestone, in ``solved`` order; ValueError for a
+    repeated id, an unknown milestone key or a claimed id not among ``solved``."""
+    ids = [card.id for card in solved]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"solved cards: {next(i for i in ids if ids.count(i) > 1)!r} "
+                         "appears twice")
+    committed = set()
+    for key, cards in claimed.items():
+        if key not in MILESTONES:
+            raise ValueError(f"claimed: {key!r} is not a milestone ({', '.join(MILESTONES)})")
+        unknown = [i for i in cards if i not in ids]
+        if unknown:
+            raise ValueError(f"claimed {key}: {unknown[0]!r} is not a solved card")
+        committed.update(cards)
+    return [card for card in solved if card.id not in committed]
+
+
+def _options(milestone: str, counts: Counts) -> Iterator[Counts]:
+    """Every way (as counts per case and category) to commit 5 of ``counts`` to
+    ``milestone``."""
+    if milestone == DIVERSITY:
+        choices = [[c for c in range(len(CASES)) if counts[c][k]] for k in range(len(CATEGORIES))]
+        for cases in product(*choices):
+            yield tuple(tuple(int(cases[k] == c) for k in range(len(CATEGORIES)))
+                        for c in range(len(CASES)))
+        return
+    for c, row in enumerate(counts):
+        for split in _splits(MILESTONE_CARDS, row):
+            yield tuple(split if i == c else (0,) * len(row) for i in range(len(CASES)))
+
+
+def _splits(total: int, limits: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every tuple of counts, each at most its limit, adding up to ``total``."""
+    if not limits:
+        if total == 0:
+            yield ()
+        return
+    for first in range(min(total, limits[0]), -1, -1):
+        for rest in _splits(total - first, limits[1:]):
+            yield (first, *rest)
+
+
+def distance(milestone: str, counts: Counts) -> tuple[int, ...]:
+    """How far ``counts`` are from ``milestone``, first the fewest further solved cards
+    it needs (0: met now). Diversity: ``(missing categories,)``; Case Completion: each
+    case's shortfall, smallest first (so a tie prefers a closer second case)."""
+    if milestone == DIVERSITY:
+        return (sum(1 for k in range(len(CATEGORIES)) if not any(r[k] for r in counts)),)
+    return tuple(sorted(max(0, MILESTONE_CARDS - sum(row)) for row in counts))
+
+
+def _together(milestones: list[str], counts: Counts) -> int:
+    """The most of ``milestones`` that ``counts`` meet at once with disjoint cards."""
+    best = 0
+    for i, milestone in enumerate(milestones):
+        others = milestones[:i] + milestones[i + 1:]
+        for taken in _options(milestone, counts):
+            best = max(best, 1 + _together(others, _minus(counts, taken)))
+            if best == len(milestones):
+                return best
+    return best
+
+
+def _pick(cards: list[SolvedCard], taken: Counts) -> list[int]:
+    """The indices into ``cards`` of the earliest cards of each case and category, as
+    many as ``taken`` says, in order."""
+    left = [list(row) for row in taken]
+    picked = []
+    for i, card in enumerate(cards):
+        case, category = _kind(card)
+        if left[case][category]:
+            left[case][category] -= 1
+            picked.append(i)
+    return picked
+
+
+def _open(claimed: dict[str, list[str]]) -> list[str]:
+    """The milestones not claimed yet, in ``MILESTONES`` order."""
+    return [m for m in MILESTONES if m not in claimed]
+
+
+def _joint(cards: list[SolvedCard], milestones: list[str],
+           free: list[int] | None = None) -> list[list[int]] | None:
+    """Disjoint sets of indices into ``cards`` (among ``free``; default all) meeting each
+    of ``milestones`` at once, the earliest cards first (the least list of sets), or None
+    when there are none."""
+    free = list(range(len(cards))) if free is None else free
+    if not milestones:
+        return []
+    among = [cards[i] for i in free]
+    best = None
+    for taken in _options(milestones[0], _counts(among)):
+        picked = [free[k] for k in _pick(among, taken)]
+        tail = _joint(cards, milestones[1:], [i for i in free if i not in picked])
+        if tail is not None and (best is None or [picked, *tail] < best):
+            best = [picked, *tail]
+    return best
+
+
+def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> list[str]:
+    """The set to commit to ``milestone`` alone that leaves ``others`` closest (then the
+    earliest cards); ``milestone`` must be met by ``cards``."""
+    counts = _counts(cards)
+    best = None
+    for taken in _options(milestone, counts):
+        rest = _minus(counts, taken)
+        key = ([distance(o, rest) for o in others], _pick(cards, taken))
+        best = key if best is None or key < best else best
+    return [cards[i].id for i in best[1]]
+
+
+def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
+    """Whether ``cards`` (5 distinct ids) meet ``milestone`` exactly as committed."""
+    if len(cards) != MILESTONE_CARDS or len({c.id for c in cards}) != MILESTONE_CARDS:
+        return False
+    return next(_options(milestone, _counts(cards)), None) is not None
+
+
+def claimable(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The open milestones that the uncommitted cards meet now, each with the 5 ids (in
+    ``solved`` order) to commit, chosen as the module says; ``MILESTONES`` order."""
+    cards = _uncommitted(solved, claimed)
+    counts = _counts(cards)
+    open_ = _open(claimed)
+    ready = [m for m in open_ if distance(m, counts)[0] == 0]
+    joint = _joint(cards, ready) if len(ready) > 1 else None
+    if joint is not None:
+        return {m: [cards[i].id for i in ids] for m, ids in zip(ready, joint)}
+    return {m: _best_alone(cards, m, [o for o in open_ if o != m]) for m in ready}
+
+
+def max_bonus(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> int:
+    """3 x (milestones claimed + the most open ones the uncommitted cards meet together)."""
+    cards = _uncommitted(solved, claimed)
+    return MILESTONE_BONUS * (len(claimed) + _together(_open(claimed), _counts(cards)))
+
+
+def lacks(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict:
+    """What each open milestone still lacks in the uncommitted cards, each alone:
+    ``diversity`` the missing categories (``CATEGORIES`` order), ``completion`` per case
+    how many more cards of it (0: met). Claimed milestones are left out."""
+    counts = _counts(_uncommitted(solved, claimed))
+    out: dict = {}
+    for milestone in _open(claimed):
+        if milestone == DIVERSITY:
+            out[milestone] = [k for i, k in enumerate(CATEGORIES)
+                              if not any(row[i] for row in counts)]
+        else:
+            out[milestone] = {c: max(0, MILESTONE_CARDS - sum(row))
+                              for c, row in zip(CASES, counts)}
+    return out
+
+
+def completes(solved: list[SolvedCard], claimed: dict[str, list[str]],
+              case_card: SolvedCard) -> list[str]:
+    """The open milestones that the uncommitted cards do not meet now and would meet with
+    ``case_card`` solved too (each alone), in ``MILESTONES`` order."""
+    before = _counts(_uncommitted(solved, claimed))
+    after = _counts(_uncommitted([*solved, case_card], claimed))
+    return [m for m in _open(claimed) if distance(m, before)[0] and not distance(m, after)[0]]
+
+
+def milestones_json(player: str, solved: list[SolvedCard],
+                    claimed: dict[str, list[str]]) -> dict:
+    """The spec's ``milestones`` object: ``player``, ``claimed`` (key -> ids),
+    ``claimable`` and ``max_bonus``."""
+    return {
+        "player": player,
+        "claimed": {m: list(claimed[m]) for m in MILESTONES if m in claimed},
+        "claimable": claimable(solved, claimed),
+        "max_bonus": max_bonus(solved, claimed),
+    }
