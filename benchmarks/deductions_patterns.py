@@ -21,22 +21,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import median_time  # noqa: E402
+
 from deduce.models.deductions import patterns  # noqa: E402
+from deduce.models.deductions.cards import ALLY_SUIT, SUITS  # noqa: E402
 from deduce.models.deductions.patterns import (  # noqa: E402
     ALL_PLACEMENTS,
-    ALLIES,
-    SUITS,
     boards,
     mind_palace_forced,
     naive_placements,
     placements,
 )
-from timing import median_time  # noqa: E402
 
 TARGET_US = 20.0
 TARGET_RATIO = 20.0
 #: The clue deck: 11 regular cards of each suit and the 5 Allies.
-DECK = [suit for suit in SUITS for _ in range(11)] + list(ALLIES)
+DECK = [suit for suit in SUITS for _ in range(11)] + list(ALLY_SUIT)
 
 
 def deal_grids(n: int, seed: int) -> list[list[list[str]]]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,6 @@ from deduce.models.deductions.milestones import (
     CASES,
     CATEGORIES,
     MILESTONES,
-    SolvedCard,
     claimable,
     completes,
     lacks,
@@ -21,6 +21,14 @@ from deduce.models.deductions.milestones import (
     milestones_json,
     satisfies,
 )
+
+
+class SolvedCard(NamedTuple):
+    """A solved card as the milestone functions read it (id, case, category)."""
+
+    id: str
+    case: str
+    category: str
 
 
 def meets(milestone: str, five: list[SolvedCard]) -> bool:

@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
+from deduce.models.deductions.cards import ALLY_SUIT, SUITS
 from deduce.models.deductions.patterns import (
     ALL_PLACEMENTS,
-    ALLIES,
-    SUITS,
     Placement,
     boards,
     mind_palace_forced,
@@ -170,7 +169,7 @@ def test_allies_count_in_their_suit():
     rows = {p.cells[0][0]: p for p in placements(grid) if p.kind == "row"}
     assert rows[0].suit == S and rows[0].prop is None
     assert rows[1].suit == K and rows[1].prop is None
-    for ally, suit in ALLIES.items():
+    for ally, suit in ALLY_SUIT.items():
         cells = [ally, suit, suit, suit]
         assert boards([cells] + [[None] * 4] * 3)[SUITS.index(suit)] == 0b1111
     other = [["Irene Adler", S, S, S]] + [[None] * 4] * 3
@@ -226,7 +225,7 @@ def test_bad_grids(grid, message):
         assert error.value.field == "grid"
 
 
-CELL = st.sampled_from([*SUITS, *ALLIES, None])
+CELL = st.sampled_from([*SUITS, *ALLY_SUIT, None])
 
 
 def grids(cell):
@@ -234,7 +233,7 @@ def grids(cell):
 
 
 #: Grids of few suits, so that exact placements are frequent.
-FEW = st.lists(st.sampled_from([*SUITS, *ALLIES]), min_size=1, max_size=2).flatmap(
+FEW = st.lists(st.sampled_from([*SUITS, *ALLY_SUIT]), min_size=1, max_size=2).flatmap(
     lambda names: grids(st.sampled_from(names + [None] if len(names) == 1 else names))
 )
 

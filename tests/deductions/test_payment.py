@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deduce.models.deductions.payment import (
-    ALLY_SUITS,
+    ALLY_SUIT,
     SUITS,
     Payment,
     discounted_due,
@@ -21,8 +21,8 @@ from deduce.models.deductions.payment import (
     short_by,
 )
 
-SHERLOCK, LESTRADE, WATSON, MYCROFT, IRENE = ALLY_SUITS
-ALLIES = tuple(ALLY_SUITS)
+SHERLOCK, LESTRADE, WATSON, MYCROFT, IRENE = ALLY_SUIT
+ALLIES = tuple(ALLY_SUIT)
 CROSS = "cross"
 
 
@@ -34,7 +34,7 @@ def card_uses(card: str) -> list:
     elif card == LESTRADE:
         alone = [(s, 1) for s in SUITS]
     else:
-        alone = [(ALLY_SUITS.get(card, card), 1)]
+        alone = [(ALLY_SUIT.get(card, card), 1)]
     return [None, CROSS, *alone]
 
 
@@ -55,7 +55,7 @@ def brute_pay(due: dict[str, int], pool: tuple[str, ...]) -> tuple[int, int] | N
         if sum(max(0, n - paid[s]) for s, n in due.items()) > crosses:
             continue
         used = [card for card, use in zip(pool, choice) if use is not None]
-        score = (len(used), sum(card in ALLY_SUITS for card in used))
+        score = (len(used), sum(card in ALLY_SUIT for card in used))
         best = score if best is None or score < best else best
     return best
 
@@ -86,7 +86,7 @@ def check_legal(payment: Payment, due: dict[str, int], pool: list[str]) -> None:
             paid[suit] += 1
         else:
             (card,) = cards
-            assert suit == ALLY_SUITS.get(card, card) or card in (SHERLOCK, LESTRADE)
+            assert suit == ALLY_SUIT.get(card, card) or card in (SHERLOCK, LESTRADE)
             paid[suit] += 2 if card == SHERLOCK else 1
     assert all(paid[s] >= n for s, n in due.items())
     assert Counter(payment.spent) == Counter(c for cards, _ in payment.uses for c in cards)
@@ -94,7 +94,7 @@ def check_legal(payment: Payment, due: dict[str, int], pool: list[str]) -> None:
     rest = iter(pool)
     assert all(any(c == k for k in rest) for c in payment.pool_after)  # pool order kept
     assert payment.cards_spent == len(payment.spent)
-    assert payment.allies_spent == sum(c in ALLY_SUITS for c in payment.spent)
+    assert payment.allies_spent == sum(c in ALLY_SUIT for c in payment.spent)
 
 
 dues = st.dictionaries(st.sampled_from(SUITS), st.integers(0, 3), max_size=5)

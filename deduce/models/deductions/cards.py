@@ -41,7 +41,7 @@ import functools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
@@ -163,19 +163,16 @@ class SolvedCard:
     def id(self) -> str:
         return self.card.id
 
+    @property
+    def case(self) -> str:
+        return self.card.case
+
+    @property
+    def category(self) -> str:
+        return self.card.category
+
     def to_json(self) -> dict:
         return {"case": self.card.id, "discount": self.discount}
-
-
-def satisfies(milestone: str, cards: Iterable[CaseCard]) -> bool:
-    """Do ``cards`` (5 distinct cards) satisfy ``milestone``: ``diversity`` one of each
-    category, ``completion`` all of one case?"""
-    cards = list(cards)
-    if len(cards) != MILESTONE_SIZE or len({c.id for c in cards}) != MILESTONE_SIZE:
-        return False
-    if milestone == "diversity":
-        return {c.category for c in cards} == set(CATEGORIES)
-    return milestone == "completion" and len({c.case for c in cards}) == 1
 
 
 @dataclass(frozen=True)

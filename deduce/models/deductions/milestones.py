@@ -21,7 +21,7 @@ Decisions where the rules leave the choice to the player:
 - ``lacks`` and ``completes`` look at each milestone alone (the no-crossover rule shows in
   ``max_bonus``: the gain of a card is ``max_bonus`` with it minus without it).
 
-The card names are plain data: ``SolvedCard(id, case, category)``, ``case`` one of
+The cards are objects with ``id``, ``case`` and ``category`` (``SolvedCard``), ``case`` one of
 ``CASES``, ``category`` one of ``CATEGORIES``; anything else, a repeated id or a claimed
 id that is not among the solved cards is a ``ValueError`` (callers hand over parsed data).
 """
@@ -29,23 +29,26 @@ id that is not among the solved cards is a ``ValueError`` (callers hand over par
 from __future__ import annotations
 
 from itertools import product
-from typing import Iterator, NamedTuple
+from typing import Iterator, Protocol
 
-CASES = ("hound", "sign", "speckled")
-CATEGORIES = ("Suspect", "Location", "Motive", "Means", "Opportunity")
-DIVERSITY = "diversity"
-COMPLETION = "completion"
-MILESTONES = (DIVERSITY, COMPLETION)
-MILESTONE_CARDS = 5  # cards committed to a milestone
-MILESTONE_BONUS = 3  # points per milestone
+from deduce.models.deductions.cards import (
+    CASES,
+    CATEGORIES,
+    MILESTONE_BONUS,
+    MILESTONE_SIZE,
+    MILESTONES,
+)
+
+DIVERSITY, COMPLETION = MILESTONES
 
 _CASE = {c: i for i, c in enumerate(CASES)}
 _CATEGORY = {c: i for i, c in enumerate(CATEGORIES)}
 Counts = tuple[tuple[int, ...], ...]  # counts[case][category]
 
 
-class SolvedCard(NamedTuple):
-    """A solved case card as milestones see it: its id, case and category."""
+class SolvedCard(Protocol):
+    """A solved case card as milestones see it: its id, case and category (a
+    ``cards.CaseCard`` or ``cards.SolvedCard``, or any object with those attributes)."""
 
     id: str
     case: str
@@ -105,7 +108,7 @@ def _options(milestone: str, counts: Counts) -> Iterator[Counts]:
                         for c in range(len(CASES)))
         return
     for c, row in enumerate(counts):
-        for split in _splits(MILESTONE_CARDS, row):
+        for split in _splits(MILESTONE_SIZE, row):
             yield tuple(split if i == c else (0,) * len(row) for i in range(len(CASES)))
 
 
@@ -126,7 +129,7 @@ def distance(milestone: str, counts: Counts) -> tuple[int, ...]:
     case's shortfall, smallest first (so a tie prefers a closer second case)."""
     if milestone == DIVERSITY:
         return (sum(1 for k in range(len(CATEGORIES)) if not any(r[k] for r in counts)),)
-    return tuple(sorted(max(0, MILESTONE_CARDS - sum(row)) for row in counts))
+    return tuple(sorted(max(0, MILESTONE_SIZE - sum(row)) for row in counts))
 
 
 def _together(milestones: list[str], counts: Counts) -> int:
@@ -191,7 +194,7 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> l
 
 def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
     """Whether ``cards`` (5 distinct ids) meet ``milestone`` exactly as committed."""
-    if len(cards) != MILESTONE_CARDS or len({c.id for c in cards}) != MILESTONE_CARDS:
+    if len(cards) != MILESTONE_SIZE or len({c.id for c in cards}) != MILESTONE_SIZE:
         return False
     return next(_options(milestone, _counts(cards)), None) is not None
 
@@ -226,7 +229,7 @@ def lacks(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict:
             out[milestone] = [k for i, k in enumerate(CATEGORIES)
                               if not any(row[i] for row in counts)]
         else:
-            out[milestone] = {c: max(0, MILESTONE_CARDS - sum(row))
+            out[milestone] = {c: max(0, MILESTONE_SIZE - sum(row))
                               for c, row in zip(CASES, counts)}
     return out
 

@@ -44,19 +44,8 @@ from typing import NamedTuple
 
 from deduce.core.errors import InputError
 from deduce.core.names import resolve
+from deduce.models.deductions.cards import ALLY_SUIT, CLUES, SUITS
 
-#: The five suits (the same constants as ``cards.py``).
-SUITS = ("Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge")
-#: Each Ally and its suit; on the grid an Ally is a card of its suit.
-ALLIES = {
-    "Sherlock Holmes": "Statements",
-    "Inspector Lestrade": "Prints & Tracks",
-    "Dr. John Watson": "Writings",
-    "Mycroft Holmes": "Artifacts",
-    "Irene Adler": "Knowledge",
-}
-#: Every name a grid cell may hold (None aside).
-CARD_NAMES = SUITS + tuple(ALLIES)
 #: The grid's side.
 SIZE = 4
 #: The pattern kinds, in the order of ``ALL_PLACEMENTS``.
@@ -161,7 +150,7 @@ ALL_PLACEMENTS: tuple[Shape, ...] = _all_placements()
 
 #: The suit index of every name a grid cell may hold (a suit or an Ally).
 _SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
-_SUIT_INDEX.update((ally, SUITS.index(suit)) for ally, suit in ALLIES.items())
+_SUIT_INDEX.update((ally, SUITS.index(suit)) for ally, suit in ALLY_SUIT.items())
 
 
 def _placement(shape: Shape, suit: str, prop: Cell | None) -> Placement:
@@ -199,7 +188,7 @@ def _cell_error(grid) -> InputError:
                 continue
             where = f"grid[{r}][{c}]"
             try:
-                full = resolve(name, CARD_NAMES, "card", where=where)
+                full = resolve(name, CLUES, "card", where=where)
             except InputError as error:
                 error.field = "grid"
                 return error
@@ -334,8 +323,8 @@ def naive_placements(grid) -> list[Placement]:
                 suits.append(None)
             elif isinstance(name, str) and name in SUITS:
                 suits.append(name)
-            elif isinstance(name, str) and name in ALLIES:
-                suits.append(ALLIES[name])
+            elif isinstance(name, str) and name in ALLY_SUIT:
+                suits.append(ALLY_SUIT[name])
             else:
                 raise _cell_error(grid)
         counts = Counter(suit for suit in suits if suit is not None)

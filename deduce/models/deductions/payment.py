@@ -34,7 +34,7 @@ documented choices, not rules):
 still owed saves a cross-reference, so ``ceil((3 * units left - cards left) / 3)`` extra
 cards are needed; the least over the placements is the answer.
 
-Cards are the names of ``SUITS`` (regular cards) and of ``ALLY_SUITS`` (Allies), exactly;
+Cards are the names of ``SUITS`` (regular cards) and of ``ALLY_SUIT`` (Allies), exactly;
 any other name is a ``ValueError`` (the callers hand over parsed, canonical names).
 """
 
@@ -44,25 +44,22 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-SUITS = ("Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge")
-ALLY_SUITS = {
-    "Sherlock Holmes": "Statements",
-    "Inspector Lestrade": "Prints & Tracks",
-    "Dr. John Watson": "Writings",
-    "Mycroft Holmes": "Artifacts",
-    "Irene Adler": "Knowledge",
-}
-SHERLOCK = "Sherlock Holmes"
-LESTRADE = "Inspector Lestrade"
-WATSON = "Dr. John Watson"
-MYCROFT = "Mycroft Holmes"
-IRENE = "Irene Adler"
+from deduce.models.deductions.cards import (
+    ALLY_SUIT,
+    IRENE,
+    LESTRADE,
+    MYCROFT,
+    SHERLOCK,
+    SUITS,
+    WATSON,
+)
+
 CROSS_REFERENCE = 3  # pool cards per unit of any suit
 SHERLOCK_PAYS = 2  # units of the one suit he pays
 #: The Allies a cross-reference takes when it must, first first.
 ALLY_SPEND_ORDER = (WATSON, MYCROFT, IRENE, LESTRADE, SHERLOCK)
 #: The Allies that pay 1 of their own suit (Sherlock and Lestrade have rules of their own).
-OWN_SUIT_ALLIES = {ALLY_SUITS[a]: a for a in (WATSON, MYCROFT, IRENE)}
+OWN_SUIT_ALLIES = {ALLY_SUIT[a]: a for a in (WATSON, MYCROFT, IRENE)}
 
 _INDEX = {s: i for i, s in enumerate(SUITS)}
 
@@ -134,8 +131,8 @@ def _count(pool: list[str]) -> _Pool:
             sherlocks += 1
         elif card == LESTRADE:
             lestrades += 1
-        elif card in ALLY_SUITS:
-            own[_INDEX[ALLY_SUITS[card]]] += 1
+        elif card in ALLY_SUIT:
+            own[_INDEX[ALLY_SUIT[card]]] += 1
         else:
             raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
     return _Pool(len(pool), tuple(regular), tuple(own), sherlocks, lestrades)

@@ -67,8 +67,8 @@ from deduce.models.deductions.cards import (
     load_cards,
     resolve_clue,
     resolve_suit,
-    satisfies,
 )
+from deduce.models.deductions.milestones import satisfies
 
 GAME = "deductions"
 SIZE = 4
