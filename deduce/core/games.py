@@ -26,7 +26,7 @@ RECORD_GAMES: dict[str, tuple[str, str, frozenset[str]]] = {
                         frozenset({"adventure", "turn", "sm", "luck", "villain", "motive",
                                    "holmes", "watson", "allies", "first_case"})),
     "deductions": ("a Deductions position", "deduce deductions",
-                   frozenset({"grid", "display", "pools"})),
+                   frozenset({"display", "pools", "reserved"})),
 }
 
 
