@@ -66,7 +66,9 @@ DECAY = 0.7
 SPREAD = 0.15
 #: greedy: a solve outranks every other action at the start of a turn
 SOLVE_BASE = 100.0
-#: greedy: Mycroft reserves a case only if it is worth this share of the potential
+#: greedy: Mycroft reserves a Solution at most this many clues short (a reserve scores
+#: the potential plus this share of the case's worth)
+RESERVE_SHORT = 3
 RESERVE_SHARE = 0.05
 #: search: candidates per decision (the greedy's best), sampled hidden states, and the
 #: turns the rollouts play past the decision before the leaf is scored
@@ -267,16 +269,18 @@ def line_cards(grid, line) -> list[str | None]:
 
 
 def _reserve_score(view: View, scorer: Scorer, case: str) -> float:
-    """Mycroft: worth it for a Solution not affordable now whose worth is a fair share of
-    the potential (it keeps it from the others); else below drawing."""
-    base = scorer.start_value(view.pool)
+    """Mycroft: worth it, when nothing is affordable, for the Solution of the most worth
+    (``value * DECAY ** short``) among those at most ``RESERVE_SHORT`` clues short: it keeps
+    it from the others; else below drawing."""
+    base = scorer.potential(view.pool)
     card = next(c for c in view.targets if c.id == case)
     short = scorer.short(case, view.pool)
-    if view.reserved is not None or card.kind != SOLUTION or short == 0 or base >= SOLVE_BASE:
+    if (view.reserved is not None or card.kind != SOLUTION or short == 0
+            or scorer.best_solve(view.pool) is not None):
         return base - 1.0
-    worth = scorer.value[case] * DECAY ** short
-    return base + RESERVE_SHARE * worth - 1e-6 if worth >= 0.5 * scorer.potential(view.pool) \
-        else base - 1.0
+    if short > RESERVE_SHORT:
+        return base - 1.0
+    return base + RESERVE_SHARE * scorer.value[case] * DECAY ** short
 
 
 def _claim_score(view: View, action: Any) -> float:
