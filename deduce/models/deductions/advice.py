@@ -127,12 +127,12 @@ def explain(view: View, ranked: tuple[Estimate, ...]) -> str:
     """Why the best of ``ranked`` is best, in words: what it does for me now (points, a
     milestone, the final round, a discount, a cheaper case) and its margin over the next."""
     best = ranked[0]
-    text = describe(view, best.action)
-    chance = f"estimated chance to win {100 * best.p_win:.0f}% (± {100 * best.stderr:.0f})"
+    text = (f"{describe(view, best.action)}. Estimated chance to win {100 * best.p_win:.0f}% "
+            f"± {100 * best.stderr:.0f} over {best.rollouts} rollouts")
     if len(ranked) > 1:
         nxt = ranked[1]
-        chance += f"; next best {action_words(view, nxt.action)}: {100 * nxt.p_win:.0f}%"
-    return f"{text} ({chance}, {best.rollouts} rollouts each)."
+        text += f"; next best, {action_words(view, nxt.action)}: {100 * nxt.p_win:.0f}%"
+    return text + "."
 
 
 def action_words(view: View, action: Any) -> str:
@@ -183,7 +183,7 @@ def describe(view: View, action: Any) -> str:
         return f"{words}: +{MILESTONE_BONUS} points now with these five cards"
     if kind == "Rotate":
         discounts = [action.suit if s.id == action.case else s.discount for s in view.solved]
-        return f"{words}: {_rotated(view, scorer, Scorer(view, discounts))}"
+        return f"{words}: {_change(view, scorer, Scorer(view, discounts), view.pool, 'then')}"
     if kind == "Reserve":
         return f"{words}: only you may solve it; {_short_words(scorer, action.case, view.pool)}"
     return words
@@ -214,40 +214,54 @@ def _pool_change(view: View, scorer: Scorer, action: Any) -> str:
     kind = type(action).__name__
     if kind == "Take":
         r, c = action.cell
-        return _cheapest(view, scorer, [*view.pool, view.grid[r][c]], "with it")
+        return _change(view, scorer, scorer, [*view.pool, view.grid[r][c]], "with it")
     if kind == "Discard":
         pool = list(view.pool)
         pool.remove(action.card)
-        return _cheapest(view, scorer, pool, "without it")
+        return _loss(view, scorer, pool)
     cards = [c for c in line_cards(view.grid, action.line) if c is not None]
     return f"one of {', '.join(cards)} at random, the other three discarded"
 
 
-def _cheapest(view: View, scorer: Scorer, pool, when: str) -> str:
-    """The most valuable case among the cheapest ``pool`` may pay, before and after."""
+def _change(view: View, before: Scorer, after: Scorer, pool, when: str) -> str:
+    """The case the change helps most (``before`` with my pool now, ``after`` with
+    ``pool``): the most clues saved, then the fewest left short, then the most worth."""
     if not view.targets:
         return "no case is left to solve"
-    best = max(view.targets, key=lambda c: (-scorer.short(c.id, pool), scorer.value[c.id]))
-    now, then = scorer.short(best.id, view.pool), scorer.short(best.id, pool)
-    name = f"{best.name} ({best.id}, {best.points} points)"
+
+    def gain(card):
+        now, then = before.short(card.id, view.pool), after.short(card.id, pool)
+        return now - then, -then, after.value[card.id]
+
+    card = max(view.targets, key=gain)
+    now, then = before.short(card.id, view.pool), after.short(card.id, pool)
+    name = _name(card)
+    if now <= then:
+        return "no case I may solve gets cheaper"
     if then == 0:
-        return f"{name} is affordable {when}" + (" (it is already)" if now == 0 else "")
-    return f"{name} is {then} clue{'s' * (then != 1)} short {when} ({now} now)"
+        return f"{name} becomes affordable {when} ({_clues(now)} short now)"
+    return f"{name} is {_clues(then)} short {when} ({now} now)"
 
 
-def _rotated(view: View, before: Scorer, after: Scorer) -> str:
-    """The case the new discount helps most: its shortfall before and after the turn."""
-    if not view.targets:
-        return "no case is left to solve"
-    best = max(view.targets, key=lambda c: (before.short(c.id, view.pool)
-                                            - after.short(c.id, view.pool), after.value[c.id]))
-    now, then = before.short(best.id, view.pool), after.short(best.id, view.pool)
-    name = f"{best.name} ({best.id}, {best.points} points)"
-    if then == 0:
-        return f"{name} becomes affordable ({now} clue{'s' * (now != 1)} short before)"
-    return f"{name} is {then} clue{'s' * (then != 1)} short after it ({now} before)"
+def _loss(view: View, scorer: Scorer, pool) -> str:
+    """What a discard costs: the case it sets back most, if any."""
+    def loss(card):
+        return scorer.short(card.id, pool) - scorer.short(card.id, view.pool), scorer.value[card.id]
+
+    card = max(view.targets, key=loss, default=None)
+    if card is None or loss(card)[0] <= 0:
+        return "every case I may solve stays as close"
+    now, then = scorer.short(card.id, view.pool), scorer.short(card.id, pool)
+    return f"it sets {_name(card)} back most: {_clues(then)} short without it ({now} now)"
+
+
+def _name(card) -> str:
+    return f"{card.name} ({card.id}, {card.points} point{'s' * (card.points != 1)})"
+
+
+def _clues(n: int) -> str:
+    return f"{n} clue{'s' * (n != 1)}"
 
 
 def _short_words(scorer: Scorer, case: str, pool) -> str:
-    n = scorer.short(case, pool)
-    return f"{n} clue{'s' * (n != 1)} short"
+    return f"{_clues(scorer.short(case, pool))} short"
