@@ -121,7 +121,8 @@ def _show_advice(advice, position_file: str) -> None:
 
     from deduce.cli.common import literal
 
-    table = Table(title=f"Advice for {literal(position_file)}", title_justify="left")
+    out.print(f"Advice for {position_file}", soft_wrap=True)
+    table = Table()
     for name, justify in (("#", "right"), ("Action", "left"), ("Chance to win", "right"),
                           ("± s.e.", "right"), ("Rollouts", "right")):
         table.add_column(name, justify=justify)

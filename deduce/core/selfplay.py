@@ -399,6 +399,7 @@ REGISTRY = {
     "sherlock13": "deduce.models.sherlock13.selfplay",
     "case-notes": "deduce.models.casenotes.selfplay",
     "detective-story": "deduce.models.detective_story.selfplay",
+    "deductions": "deduce.models.deductions.selfplay",
 }
 
 

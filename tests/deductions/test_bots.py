@@ -199,3 +199,57 @@ def test_search_candidates_are_the_greedy_s_best_with_distinct_cards_and_draw():
     start = position()
     legal = [solve(start, "sign-suspect-2"), solve(start, "speckled-motive"), Draw()]
     assert Search(top_k=1).candidates(view_of(start), legal) == [Solve("speckled-motive"), Draw()]
+
+
+# ----------------------------------------------------------------------------- with the engine
+def _two_hidden_states(seed: int = 11):
+    """Two states that show the same to seat 0 (a greedy game's mid-game position, its
+    hidden deck order and piles drawn twice with different seeds)."""
+    state = rules.new_game(seed, players=3)
+    greedy, rng = Greedy(), random.Random(0)
+    while state.turns < 9:
+        seat = state.current_player()
+        state.apply(greedy.decide(state.observation(seat), state.legal_actions(), rng))
+    seen = state.position(state.current_player())
+    return (rules.from_position(seen, random.Random(1)),
+            rules.from_position(seen, random.Random(2)))
+
+
+def _hidden_differs(a, b, actions: int = 12) -> bool:
+    """Whether the same random actions, played on clones of ``a`` and ``b``, show
+    different chance results (the hidden deck orders differ)."""
+    a, b, rng = a.clone(), b.clone(), random.Random(5)
+    for _ in range(actions):
+        if a.is_over() or a.legal_actions() != b.legal_actions():
+            return True
+        action = rng.choice(a.legal_actions())
+        a.apply(action)
+        b.apply(action)
+        if a.observation(0) != b.observation(0):
+            return True
+    return False
+
+
+def test_every_bot_decides_from_its_observation_alone():
+    a, b = _two_hidden_states()
+    seat = a.current_player()
+    assert a.observation(seat) == b.observation(seat)
+    assert a.legal_actions() == b.legal_actions()
+    assert _hidden_differs(a, b)
+    for name in BOTS:
+        bot = make_bot(name)
+        picks = [bot.decide(s.observation(seat), s.legal_actions(), random.Random(7))
+                 for s in (a, b)]
+        assert picks[0] == picks[1], name
+
+
+def test_search_plays_a_legal_action_and_its_rollouts_are_seeded():
+    a, _ = _two_hidden_states(12)
+    seat, legal = a.current_player(), a.legal_actions()
+    bot = Search(samples=2, depth=2)
+    obs = a.observation(seat)
+    one = bot.decide(obs, legal, random.Random(3))
+    assert one in legal and bot.decide(obs, legal, random.Random(3)) == one
+    values = bot.values(a.position(seat), legal[:2], random.Random(4), 2, 2)
+    assert values == bot.values(a.position(seat), legal[:2], random.Random(4), 2, 2)
+    assert all(len(v) == 2 and all(0.0 <= x <= 1.0 for x in v) for v in values)

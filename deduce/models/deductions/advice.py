@@ -2,7 +2,8 @@
 
 ``advise(position, rollouts, seed)`` lists every legal action at the step I stand at (each
 take and Mind Palace line, each affordable solve with its cheapest payment, Draw, each
-free action, each discard or claim choice) and estimates for each my chance to win by the
+free action, each discard or claim choice; a take once per cell, whatever placement or prop
+it uses: ``bots.distinct``) and estimates for each my chance to win by the
 search bot's rollouts (``bots.Search.values``): a hidden state (the deck order, the piles
 below their tops) drawn from the position alone with ``rules.from_position`` (never the
 real one), the action applied, then every seat playing the greedy bot for
@@ -32,7 +33,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from deduce.core.errors import InputError
-from deduce.models.deductions.bots import Scorer, Search, View, line_cards, rank_actions, view_of
+from deduce.models.deductions.bots import (
+    Scorer,
+    Search,
+    View,
+    distinct,
+    line_cards,
+    rank_actions,
+    view_of,
+)
 from deduce.models.deductions.cards import MILESTONE_BONUS, SolvedCard
 from deduce.models.deductions.milestones import max_bonus
 from deduce.models.deductions.position import WIN_POINTS, Position
@@ -105,7 +114,7 @@ def advise(position: Position, rollouts: int = ROLLOUTS, seed: int = 0,
                          field="turn")
     observation = state.observation(state.current_player())
     view = view_of(observation, position.cards)
-    legal = [a for _, a in rank_actions(view, state.legal_actions())]
+    legal = [a for _, a in rank_actions(view, distinct(state.legal_actions()))]
     n = per_action(rollouts, len(legal))
     search = Search(position.cards)
     values = search.values(position, legal, random.Random(seed), n, ADVICE_DEPTH)

@@ -143,48 +143,96 @@ def view_of(observation: dict, cards: CardSet | None = None) -> View:
 
 
 _SHORT: dict[tuple, int] = {}
+_GAIN: dict[tuple, int] = {}
+_DUE: dict[tuple, dict[str, int]] = {}
+
+
+def _remember(memo: dict, key: tuple, compute):
+    """``memo[key]``, computed by ``compute()`` when missing (the memo is cleared when it
+    holds ``MEMO_CAP`` entries)."""
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= MEMO_CAP:
+            memo.clear()
+        hit = memo[key] = compute()
+    return hit
 
 
 def shortfall(due: dict[str, int], pool: Sequence[str]) -> int:
     """``payment.short_by(due, pool)``, memoised on the due and the pool's contents."""
-    key = (tuple(due.items()), tuple(sorted(pool)))
-    hit = _SHORT.get(key)
-    if hit is None:
-        if len(_SHORT) >= MEMO_CAP:
-            _SHORT.clear()
-        hit = _SHORT[key] = short_by(due, list(pool))
-    return hit
+    return _remember(_SHORT, (tuple(due.items()), tuple(sorted(pool))),
+                     lambda: short_by(due, list(pool)))
+
+
+def milestone_gain(solved: Sequence[SolvedCard], claimed: dict[str, list[str]],
+                   card: CaseCard) -> int:
+    """The bonus ``card`` solved too would bring within reach: ``milestones.max_bonus``
+    with it minus without it (memoised)."""
+    key = (tuple(sorted(s.id for s in solved)),
+           tuple(sorted((m, tuple(ids)) for m, ids in claimed.items())), card.case, card.category)
+    return _remember(_GAIN, key, lambda: (
+        max_bonus([*solved, SolvedCard(card, card.discount)], claimed)
+        - max_bonus(list(solved), claimed)))
+
+
+def _due(card: CaseCard, discounts: Sequence[str]) -> dict[str, int]:
+    """``payment.discounted_due`` of ``card`` (memoised on the discounts)."""
+    return _remember(_DUE, (card.id, card.cost, tuple(sorted(discounts))),
+                     lambda: discounted_due(card.cost_dict(), list(discounts)))
 
 
 # ----------------------------------------------------------------------------- scoring
 class Scorer:
     """The greedy's figures for one view: each target's worth (``value``) and due, and the
-    potential of a pool (``potential``)."""
+    potential of a pool (``potential``, remembered per pool contents)."""
 
     def __init__(self, view: View, discounts: list[str] | None = None):
         self.view = view
         self.discounts = view.discounts if discounts is None else discounts
-        base = max_bonus(list(view.solved), view.claimed)
         self.value: dict[str, float] = {}
         self.due: dict[str, dict[str, int]] = {}
+        self._keys: list[tuple[str, tuple, dict[str, int]]] = []
         for card in view.targets:
-            gain = max_bonus([*view.solved, SolvedCard(card, card.discount)], view.claimed) - base
+            gain = milestone_gain(view.solved, view.claimed, card)
             self.value[card.id] = card.points + gain + ASSET_VALUE
-            self.due[card.id] = discounted_due(card.cost_dict(), self.discounts)
+            due = self.due[card.id] = _due(card, self.discounts)
+            self._keys.append((card.id, tuple(due.items()), due))
+        self._shorts: dict[tuple, dict[str, int]] = {}
+        self._potentials: dict[tuple, float] = {}
+
+    def shorts(self, pool: Sequence[str]) -> dict[str, int]:
+        """Per target, the regular cards still missing to pay it from ``pool``."""
+        pool_key = tuple(sorted(pool))
+        found = self._shorts.get(pool_key)
+        if found is None:
+            found = {}
+            for case, due_key, due in self._keys:
+                key = (due_key, pool_key)
+                n = _SHORT.get(key)
+                if n is None:
+                    n = shortfall(due, pool_key)
+                found[case] = n
+            self._shorts[pool_key] = found
+        return found
 
     def short(self, case: str, pool: Sequence[str]) -> int:
         """Regular cards still missing to pay ``case`` from ``pool``."""
-        return shortfall(self.due[case], pool)
+        return self.shorts(pool)[case]
 
     def potential(self, pool: Sequence[str]) -> float:
         """``max`` of ``value * DECAY ** short`` over the targets, plus ``SPREAD`` times
         their sum: how close ``pool`` is to solving something worth having."""
-        worths = [self.value[c.id] * DECAY ** self.short(c.id, pool) for c in self.view.targets]
-        return max(worths, default=0.0) + SPREAD * sum(worths)
+        pool_key = tuple(sorted(pool))
+        found = self._potentials.get(pool_key)
+        if found is None:
+            value = self.value
+            worths = [value[c] * DECAY ** n for c, n in self.shorts(pool_key).items()]
+            found = self._potentials[pool_key] = max(worths, default=0.0) + SPREAD * sum(worths)
+        return found
 
     def best_solve(self, pool: Sequence[str]) -> float | None:
         """The worth of the best case ``pool`` pays now (None: none)."""
-        values = [self.value[c.id] for c in self.view.targets if self.short(c.id, pool) == 0]
+        values = [self.value[c] for c, n in self.shorts(pool).items() if n == 0]
         return max(values) if values else None
 
     def start_value(self, pool: Sequence[str]) -> float:
@@ -237,6 +285,8 @@ def rank_actions(view: View, legal: Sequence[Any]) -> list[tuple[float, Any]]:
 def _score(view: View, scorer: Scorer, action: Any) -> float:
     """The greedy's worth of the position ``action`` leads to (higher is better)."""
     kind, pool = _kind(action), view.pool
+    if kind in ("Rotate", "Reserve") and view.step != "start":
+        return -SOLVE_BASE  # the greedy plays the free actions at the start of a turn only
     if kind == "Draw":
         return scorer.potential(pool)
     if kind == "Solve":
@@ -300,6 +350,19 @@ class RandomBot:
 
     def decide(self, observation: dict, legal: Sequence[Any], rng: random.Random) -> Any:
         return legal[rng.randrange(len(legal))]
+
+
+def distinct(legal: Sequence[Any]) -> list[Any]:
+    """``legal`` with one ``Take`` per cell (the first listed): the prop cell's card stays
+    on the grid and the prop goes back to the pool, so which placement a take uses
+    changes nothing."""
+    seen, out = set(), []
+    for action in legal:
+        key = ("Take", action.cell) if _kind(action) == "Take" else action
+        if key not in seen:
+            seen.add(key)
+            out.append(action)
+    return out
 
 
 def _signature(view: View, action: Any) -> tuple:
