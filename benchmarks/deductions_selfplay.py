@@ -4,8 +4,8 @@ Prints
 - speed: 3-player games of random against two random bots, and of greedy against two
   greedy bots, played in this one process: games per second (wall clock and CPU), turns
   per game, CPU per turn;
-- advice: ``advise`` on mid-game positions (from seeded greedy games): the median wall
-  time end to end (the position read from its file included) and the rollouts it ran;
+- advice: ``deduce deductions advise FILE --json`` on mid-game positions (from seeded
+  greedy games), in a new process: the median wall time end to end and the rollouts;
 - strength: ``search`` against two ``greedy`` bots and ``greedy`` against two ``random``
   bots, 3 players, seats rotating, fixed seeds: the first bot's win share with its Wilson
   95% interval (ties count for each tied bot). A fair share is 1/3.
@@ -52,15 +52,16 @@ def speed(games: int) -> None:
 
 
 def mid_game_positions(count: int, turns: int = 18) -> list[dict]:
-    """Positions of seeded greedy games after ``turns`` turns, at the start of a turn of
-    the player to move, seen by that player."""
+    """Positions of seeded greedy games after ``turns`` turns, at the first investigate
+    step from there (a choice of takes and Mind Palace lines), seen by the player to move."""
     from deduce.models.deductions.bots import make_bot
     from deduce.models.deductions.rules import new_game
 
     found = []
     for seed in range(count):
         state, bot, rng = new_game(seed, players=3), make_bot("greedy"), random.Random(seed)
-        while not state.is_over() and state.turns < turns:
+        while not state.is_over() and (state.turns < turns or state.observation(
+                state.current_player())["turn"]["step"] != "investigate"):
             seat = state.current_player()
             state.apply(bot.decide(state.observation(seat), state.legal_actions(), rng))
         found.append(state.observation(state.current_player()))
@@ -68,17 +69,25 @@ def mid_game_positions(count: int, turns: int = 18) -> list[dict]:
 
 
 def advice(positions: int) -> None:
-    from deduce.models.deductions.advice import advise
-    from deduce.models.deductions.position import load_position
+    """``deduce deductions advise FILE --json`` in a new process (the installed script):
+    the median wall time of 3 runs per position, end to end."""
+    import subprocess
 
-    print(f"advice, 3 players, {positions} mid-game positions (after 18 turns), default rollouts:")
+    script = Path(sys.executable).with_name("deduce")
+    argv = [str(script)] if script.exists() else [sys.executable, "-m", "deduce.cli.main"]
+    print(f"advice, 3 players, {positions} mid-game positions (after 18 turns, investigating), default "
+          "rollouts, end to end in a new process:")
     with tempfile.TemporaryDirectory() as tmp:
         for k, obs in enumerate(mid_game_positions(positions)):
             path = Path(tmp) / f"mid{k}.json"
             path.write_text(json.dumps(obs), encoding="utf-8")
-            t, result = median_time(lambda: advise(load_position(path), seed=1), 3)
-            print(f"  position {k}: {len(result.estimates):3d} actions x {result.best.rollouts:3d} "
-                  f"rollouts  median {t:5.2f} s  best: {result.best.words}")
+            cmd = argv + ["deductions", "advise", str(path), "--json"]
+            t, res = median_time(lambda: subprocess.run(cmd, capture_output=True, text=True,
+                                                        check=True), 3)
+            doc = json.loads(res.stdout)
+            print(f"  position {k}: {len(doc['actions']):3d} actions x "
+                  f"{doc['best']['rollouts']:3d} rollouts  median {t:5.2f} s  "
+                  f"p_win {doc['best']['p_win']:.3f} ± {doc['best']['stderr']:.3f}")
 
 
 def strength(games: int, workers: int) -> None:
@@ -87,9 +96,9 @@ def strength(games: int, workers: int) -> None:
         report = run(GAME, Match(games, seed, bots, 3, workers=workers))
         first = report.rows[0]
         lo, hi = first.ci95
+        others = ", ".join(f"{r.figures['mean_points']:.2f}" for r in report.rows[1:])
         print(f"  {label:22s} {100 * first.win_share:5.1f}%  95% CI [{100 * lo:4.1f}%, {100 * hi:4.1f}%]"
-              f"  mean points {first.figures['mean_points']:5.2f}"
-              f" (others {', '.join(f'{r.figures['mean_points']:.2f}' for r in report.rows[1:])})"
+              f"  mean points {first.figures['mean_points']:5.2f} (others {others})"
               f"  seed {seed}  ({report.elapsed_s:.0f} s)")
 
 

@@ -8,7 +8,7 @@ search bot's rollouts (``bots.Search.values``): a hidden state (the deck order, 
 below their tops) drawn from the position alone with ``rules.from_position`` (never the
 real one), the action applied, then every seat playing the greedy bot for
 ``ADVICE_DEPTH`` turns, the leaf scored by ``Search.leaf_value`` (a finished game: 1 for a
-win, shared wins split; else a logistic of my lead in points and potential). The same
+win, shared wins split; else ``bots.leaf_chance`` of the points and potentials). The same
 sampled states serve every action (common random numbers), seeded from ``seed`` alone, so
 the same position and seed give the same advice.
 

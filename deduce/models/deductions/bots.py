@@ -25,8 +25,9 @@ Bots (``make_bot(name)``, names in ``BOTS``):
   each of the greedy's ``TOP_K`` best actions (and Draw), it samples ``SAMPLES`` hidden
   states from the observation (the same samples for every candidate: common random
   numbers), applies the candidate, lets every seat play greedy for ``DEPTH`` more turns
-  (or to the end) and scores the leaf (``leaf_value``: a win 1, a loss 0; else a logistic
-  of the point lead, potentials counted as ``POTENTIAL_WEIGHT`` points). It plays the
+  (or to the end) and scores the leaf (``leaf_value``: a win 1, a loss 0; else my chance
+  by ``leaf_chance``, a softmax of the seats' points and potentials fitted to greedy
+  games). It plays the
   candidate with the best mean, the greedy's order breaking ties; the discard and claim
   steps are the greedy's.
 
@@ -73,11 +74,15 @@ RESERVE_SHARE = 0.05
 #: search: candidates per decision (the greedy's best), sampled hidden states, and the
 #: turns the rollouts play past the decision before the leaf is scored
 TOP_K = 3
-SAMPLES = 6
-DEPTH = 6
-#: search: the leaf's logistic scale (points) and the potential's weight in points
-LEAF_SCALE = 4.0
-POTENTIAL_WEIGHT = 1.5
+SAMPLES = 4
+DEPTH = 4
+#: search: the leaf's softmax temperature (points) at the start, the turn it would reach
+#: 0, its floor (a share of the start's) and the potential's weight in points
+#: (``leaf_chance``)
+LEAF_SCALE = 6.0
+LEAF_HORIZON = 90
+LEAF_FLOOR = 0.15
+POTENTIAL_WEIGHT = 0.75
 #: the most ``short_by`` results kept (the memo is cleared when full)
 MEMO_CAP = 200_000
 
@@ -453,18 +458,36 @@ class Search:
         return self.leaf_value(state, me)
 
     def leaf_value(self, state, me: int) -> float:
-        """A finished game: 1 for a win (1/k for a win shared by k), 0 for a loss. Else a
-        logistic of my lead over the best other seat, each seat's score being its points
-        plus ``POTENTIAL_WEIGHT`` times its pool's potential."""
+        """My chance to win from ``state``: a finished game 1 for a win (1/k for a win
+        shared by k), 0 for a loss; else ``leaf_chance`` of the seats' points and
+        potentials."""
         winners = state.winner()
         if winners is not None:
             return 1.0 / len(winners) if me in winners else 0.0
         scores = []
         for seat in range(state.num_players()):
             view = view_of(state.observation(seat), self.cards)
-            scores.append(view.points[view.me] + POTENTIAL_WEIGHT * Scorer(view).potential(view.pool))
-        lead = scores[me] - max(s for i, s in enumerate(scores) if i != me)
-        return 1.0 / (1.0 + math.exp(-lead / LEAF_SCALE))
+            scores.append((state.points(seat), Scorer(view).potential(view.pool)))
+        return leaf_chance(scores, state.turns)[me]
+
+
+def leaf_chance(scores: Sequence[tuple[float, float]], turns: int) -> list[float]:
+    """Each seat's chance to win from its ``(points, potential)`` after ``turns`` turns:
+    a softmax of ``points + POTENTIAL_WEIGHT * potential`` at the temperature
+    ``LEAF_SCALE * max(LEAF_FLOOR, 1 - turns / LEAF_HORIZON)`` (a lead counts more as the
+    game goes on). Fitted by likelihood to 1,761 snapshots (every 6 turns) of 150 greedy
+    3-player games: -0.948 per snapshot, against -1.099 for 1/3 each and -0.967 for the
+    best fixed temperature.
+
+    >>> [round(p, 3) for p in leaf_chance([(5, 0.0), (5, 0.0), (5, 0.0)], 30)]
+    [0.333, 0.333, 0.333]
+    """
+    temp = LEAF_SCALE * max(LEAF_FLOOR, 1 - turns / LEAF_HORIZON)
+    values = [p + POTENTIAL_WEIGHT * q for p, q in scores]
+    top = max(values)
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def make_bot(name: str, cards: CardSet | None = None):
