@@ -45,8 +45,8 @@ Decisions where the rules leave it open:
 - *Claims*: at the claim step the player must claim (``legal_actions`` lists
   ``milestones.claimable``'s choice for each claimable milestone first, then the other
   distinct choices, the earliest cards of each case and category, at most
-  ``CLAIM_CHOICES``); ``apply`` takes any 5 uncommitted solved cards that satisfy a
-  claimable milestone. After a claim the step goes on while another milestone is
+  ``CLAIM_CHOICES``; the ids in solved order); ``apply`` takes any 5 uncommitted solved
+  cards, in any order, that satisfy a claimable milestone (committed in solved order). After a claim the step goes on while another milestone is
   claimable with the cards left.
 - *The end of a turn*: the discard comes before the claims; the turn passes by itself once
   nothing is left to do. The 15 points count milestones claimed in that turn.
@@ -382,6 +382,7 @@ _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *C
 _LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
           **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
 _MINDS = {line: MindPalace(line) for line in _LINES}
+_ALL_MINDS = list(_MINDS.values())
 _DISCARDS = {card: Discard(card) for card in CLUES}
 #: the steps at which Mycroft's and Irene's free actions may be played
 FREE_STEPS = ("start", "investigate", "discard")
@@ -789,6 +790,9 @@ class State:
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
+        if None not in grid[0] and None not in grid[1] and None not in grid[2] \
+                and None not in grid[3]:
+            return _ALL_MINDS
         return [m for line, m in _MINDS.items()
                 if any(grid[r][c] is not None for r, c in _LINES[line])]
 
@@ -1068,6 +1072,14 @@ class State:
             self._finish_turn()
 
     # -- the end of a turn
+    def _settle(self) -> None:
+        """Move past a step with nothing to do (a hand-entered position's): a claim step
+        with nothing claimable, an investigate step with an empty grid."""
+        if self.step == CLAIM and not self._ready(self.to_play):
+            self._finish_turn()
+        elif self.step == INVESTIGATE and all(c is None for row in self.grid for c in row):
+            self._end_turn()
+
     def _end_turn(self) -> None:
         """After Obtain Clues or a Solve: the discard step, the claim step, the next turn."""
         if len(self.pools[self.to_play]) > POOL_LIMIT:
@@ -1171,4 +1183,5 @@ def from_position(position: Position, rng: random.Random) -> State:
     turn = position.turn or Turn(0, position.step, ())
     state.turns, state.step, state.used = turn.number, turn.step, frozenset(turn.used_allies)
     state.to_play = players.index(position.to_play)
+    state._settle()
     return state
