@@ -409,7 +409,8 @@ def test_the_round_cap_ends_the_game():
                  turn={"number": ROUND_CAP * 3 - 1, "step": "start", "used_allies": []})
     state.apply(Draw())
     state.apply(Take((0, 0)))
-    assert state.is_over() and state.turns == ROUND_CAP * 3 and state.winner() == [2]  # the most pool cards
+    assert state.is_over() and state.turns == ROUND_CAP * 3
+    assert state.winner() == [2]  # no points: Cat holds the most pool cards
     assert state.legal_actions() == [] and state.current_player() is None
     assert "the game is over" in unchanged_by(state, Draw())
 

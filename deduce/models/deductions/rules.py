@@ -17,7 +17,7 @@ satisfy (step ``claim``; ``milestones.claimable``), then the 15-point check: a p
 a turn with 15+ points starts the final round, each other player has one more turn, then
 the game ends. Winners: the most points, then the most Solutions, the most solved cards,
 the most clues in pool; still tied, all of them. An empty deck takes the discard pile
-shuffled (the state's ``random.Random``); with both empty, draws and refills are skipped
+shuffled (the state's chance); with both empty, draws and refills are skipped
 (the cell stays empty).
 
 Decisions where the rules leave it open:
@@ -38,16 +38,16 @@ Decisions where the rules leave it open:
   placement exists (then no ``Take`` is listed). A grid with no card at all skips step 2.
 - *A Solve* lists the cheapest payment (``payment.pay``); ``apply`` takes any payment whose
   uses are legal (``use_pays``), spend cards of the pool and cover the due (surplus lost);
-  the spent cards go to the discard pile in the order of the uses.
-  Two Solves are equal by their case; ``Solve(case)`` without uses pays the cheapest way. A Solve with Watson draws after paying (the spent
-  cards are already in the discard pile, so a reshuffle may bring them back), before the
-  display refill.
+  the spent cards go to the discard pile in the order of the uses. Two Solves are equal
+  by their case; ``Solve(case)`` without uses pays the cheapest way. A Solve with Watson
+  draws after paying (the spent cards are already in the discard pile, so a reshuffle may
+  bring them back), before the display refill.
 - *Claims*: at the claim step the player must claim (``legal_actions`` lists
   ``milestones.claimable``'s choice for each claimable milestone first, then the other
   distinct choices, the earliest cards of each case and category, at most
   ``CLAIM_CHOICES``; the ids in solved order); ``apply`` takes any 5 uncommitted solved
-  cards, in any order, that satisfy a claimable milestone (committed in solved order). After a claim the step goes on while another milestone is
-  claimable with the cards left.
+  cards, in any order, that satisfy a claimable milestone (committed in solved order).
+  After a claim the step goes on while another milestone is claimable with the cards left.
 - *The end of a turn*: the discard comes before the claims; the turn passes by itself once
   nothing is left to do. The 15 points count milestones claimed in that turn.
 - *ROUND_CAP*: after ``ROUND_CAP`` rounds (``ROUND_CAP x players`` turns) the game ends with
@@ -57,8 +57,9 @@ Decisions where the rules leave it open:
 
 Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)``, which
 then seeds the state's own chance (``chance_seed``: each reshuffle or Mind Palace pick
-makes a ``random.Random`` from it and moves it on; ``clone`` copies it). ``apply(action, outcome)``
-takes the chance results from an ``Outcome`` instead (the live table): ``draws`` every clue
+makes a ``random.Random`` from it and moves it on; ``clone`` copies it).
+``apply(action, outcome)`` takes the chance results from an ``Outcome`` instead (the live
+table): ``draws`` every clue
 card dealt from the deck during the action (the drawn card, the refills, Watson's draw) in
 order, ``pick`` the Mind Palace card, ``reveals`` the card each display refill reveals
 (None, or nothing, when its pile is empty); the hidden order is rearranged to agree.
@@ -67,16 +68,20 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import; payments are remembered by (due, pool);
-the deck is a list (top last). ``benchmarks/deductions_engine.py`` has the figures.
+and ``Discard`` object is made once at import; a listed Solve finds its payment when it
+is first read (affordability is ``payment.short_by``, after a quick bound); payments are
+remembered by (due, pool), dues by (case, discounts); whether a player has a claimable
+milestone is asked only when its solved or claimed cards changed; the deck is a list (top
+last); the state's chance is one integer, so ``clone`` copies lists only.
+``benchmarks/deductions_engine.py`` has the figures.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations, product
 from dataclasses import dataclass, field
+from itertools import combinations, product
 from typing import Any, Union
 
 from deduce.core.errors import InputError
@@ -416,19 +421,6 @@ def _affords(due: dict[str, int], pool: list[str]) -> bool:
     return short_by(due, pool) == 0
 
 
-def _units_bound(due: dict[str, int], direct: dict[str, int], lestrades: int,
-                 sherlocks: int, size: int) -> bool:
-    """Whether the pool could cover ``due`` at best: each direct card pays 1 of its suit
-    up to what the suit owes, Lestrade 1, Sherlock 2, 3 of the other cards 1. A bound
-    only (it ignores which suit Sherlock pays): ``payment.pay`` decides."""
-    used = 0
-    for suit, n in due.items():
-        d = direct.get(suit, 0)
-        used += n if n < d else d
-    units = used + lestrades + 2 * sherlocks + (size - used - lestrades - sherlocks) // 3
-    return units >= sum(due.values())
-
-
 def _pool_counts(pool: list[str]) -> tuple[dict[str, int], int, int]:
     """Per suit the cards that pay it directly (regular cards and Watson, Mycroft, Irene),
     the Lestrades and the Sherlocks of ``pool``."""
@@ -753,7 +745,9 @@ class State:
         dues = self._dues[p]
         for case in self._targets(p):
             due = dues.get(case) or self._due(p, case)
-            # _units_bound inlined (the hot loop of random play)
+            # a quick bound first: each direct card pays 1 of its suit up to what the suit
+            # owes, Lestrade 1, Sherlock 2, 3 of the other cards 1 (it ignores which suit
+            # Sherlock pays); ``payment.short_by`` decides
             used = total = 0
             for suit, n in due.items():
                 d = direct.get(suit, 0)
