@@ -212,16 +212,18 @@ def pay_all_view(position, result: dict) -> Group:
         table.add_column(name, **opts)
     for i, r in enumerate(result["cases"], 1):
         card = position.cards.by_id[r["case"]]
-        reserved = " (reserved)" if card.id == position.reserved[position.me] else ""
+        name = Text(literal(card.id))
+        if card.id == position.reserved[position.me]:
+            name.append("\nreserved", style="dim")
         if r["affordable"]:
             n = r["cards_spent"]
             status = Text(f"{n} card{'s' if n != 1 else ''}", style="green")
         else:
-            status = Text(f"short by {r['short_by']}", style="red")
-        table.add_row(str(i), card.id + reserved, _kind_word(card.kind), str(card.points),
-                      _cost_text(r["due"]), status)
-    return Group(table, Text("deduce deductions pay POSITION CASE: the payment of one case.",
-                             style="dim"))
+            status = Text(f"short {r['short_by']}", style="red")
+        table.add_row(str(i), name, "Solution" if card.kind == SOLUTION else "Herring",
+                      str(card.points), _cost_text(r["due"]), status)
+    return Group(table, Text("short N: N more clue cards needed. deduce deductions pay "
+                             "POSITION CASE: the payment of one case.", style="dim"))
 
 
 # ----------------------------------------------------------------------------- milestones
