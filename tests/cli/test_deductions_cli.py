@@ -328,3 +328,13 @@ def test_sample_position_commands():
     assert ok_json("pay", "sample", "sign-opportunity-1")["affordable"] is True
     assert "Diversity" in run("milestones", "sample").stdout.split("complete a milestone:")[1]
     assert ok_json("odds", "sample")["deck"] == 28
+
+
+def test_control_characters_in_names_are_escaped(tmp_path):
+    data = json.loads(HAND.read_text().replace("[red]Ann", "Ann\\u001b[2J"))
+    path = write(tmp_path, data)
+    res = run("milestones", path)
+    assert res.returncode == 0, res.stderr
+    assert "Milestones of Ann\\x1b[2J: 0 claimed" in res.stdout and "\x1b[2J" not in res.stdout
+    assert "Ann\\x1b[2J's reach" in run("pay", path, "--all").stdout
+    assert ok_json("milestones", path)["player"] == "Ann\x1b[2J"
