@@ -69,6 +69,12 @@ def test_open_cases_and_find_case(pos):
                    "sign-motive-1", "speckled-suspect"]
     assert len(K.open_cases(pos, "Ben")) == 8
     assert K.find_case(pos, "Stepfather", "[red]Ann").id == "speckled-suspect"
+    assert K.find_case(pos, "Sign Means", "[red]Ann").id == "sign-means"
+    # the exact id of a card in its pile is that card, not the reachable speckled-means-1
+    with pytest.raises(InputError, match="^CASE: 'speckled-means' is not visible nor reserved "
+                                         "by \\[red\\]Ann: it is in its pile, unseen$"):
+        K.find_case(pos, "speckled-means", "[red]Ann")
+    assert K.find_case(pos, "speckled-mean", "[red]Ann").id == "speckled-means-1"
     with pytest.raises(InputError) as e:
         K.find_case(pos, "Stepfather", "Ben")
     assert str(e.value) == ("CASE: 'speckled-suspect' is not visible nor reserved by Ben: "

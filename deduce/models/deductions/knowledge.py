@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Iterable
 
 from deduce.core.errors import InputError
+from deduce.core.names import normalise
 from deduce.models.deductions.cards import ALLIES, ALLY_SUIT, SUITS, CardSet, CaseCard, suit_of
 from deduce.models.deductions.milestones import completes, lacks, milestones_json
 from deduce.models.deductions.payment import discounted_due, payment_json
@@ -122,10 +123,15 @@ def open_cases(position: Position, player: str) -> list[CaseCard]:
 
 
 def find_case(position: Position, text: str, player: str, where: str = "CASE") -> CaseCard:
-    """The case ``text`` names (an id, or an unambiguous alias of an id or a name) among
-    ``open_cases``; ``InputError`` at ``where`` otherwise: for a card of the set that is
-    elsewhere, where it is; for no such card, the closest names within reach."""
+    """The case ``text`` names among ``open_cases``: the card whose id or name it is
+    exactly (ignoring case, spaces and punctuation), else the one it is an unambiguous
+    alias of (``CardSet.resolve``). ``InputError`` at ``where`` otherwise: for a card of the
+    set that is out of reach, where it is; for no such card, the closest names in reach."""
     within = open_cases(position, player)
+    key = normalise(text)
+    exact = [c for c in position.cards.cards if key in (normalise(c.id), normalise(c.name))]
+    if len(exact) == 1 and exact[0] not in within:
+        raise _out_of_reach(position, exact[0], player, where)
     try:
         return CardSet(position.cards.title, tuple(within)).resolve(text, where=where)
     except InputError as first:
@@ -133,8 +139,12 @@ def find_case(position: Position, text: str, player: str, where: str = "CASE") -
             card = position.cards.resolve(text, where=where)
         except InputError:
             raise first from None
-    raise InputError(f"{card.id!r} is not visible nor reserved by {player}: it is "
-                     f"{_whereabouts(position, card.id)}", where=where)
+    raise _out_of_reach(position, card, player, where)
+
+
+def _out_of_reach(position: Position, card: CaseCard, player: str, where: str) -> InputError:
+    return InputError(f"{card.id!r} is not visible nor reserved by {player}: it is "
+                      f"{_whereabouts(position, card.id)}", where=where)
 
 
 def _whereabouts(position: Position, case_id: str) -> str:
