@@ -40,6 +40,12 @@ def _register() -> None:
     cli.add_command(story)
     cli.add_command(demo)
     cli.add_command(case)
+    # temporary, until the deductions group (helper "commands") lands: the lead moves
+    # `table` into it (deductions.add_command(table) from deduce.cli.deductions_table)
+    from deduce.cli.deductions_table import table as deductions_table
+
+    cli.add_command(click.Group("deductions", commands=[deductions_table],
+                                help="Deductions, the deck game."))
 
 
 _register()
