@@ -132,3 +132,43 @@ def test_records_that_are_refused(tmp_path, data, message):
     with pytest.raises(InputError) as exc:
         load_record(path)
     assert str(exc.value) == f"{path}: {message}"
+
+
+# ----------------------------------------------------------------------------- the session
+#: Ann to play at the start of her turn; row 1 is an exact Writings row, column d a
+#: Knowledge column propped over d1; Ann affords hound-suspect-2 (Sherlock + 2 Knowledge)
+POSITION = {
+    "game": "deductions", "players": ["Ann", "Ben", "Cat"], "me": "Ann", "to_play": "Ann",
+    "grid": [["Writings", "Writings", "Writings", "Writings"],
+             ["Prints & Tracks", "Irene Adler", "Artifacts", "Knowledge"],
+             ["Writings", "Statements", "Statements", "Knowledge"],
+             ["Knowledge", "Writings", "Statements", "Knowledge"]],
+    "display": {"solutions": ["hound-suspect", "hound-location", "sign-motive", "speckled-means"],
+                "red_herrings": ["hound-suspect-1", "hound-suspect-2", "sign-motive-1",
+                                 "speckled-means-2"]},
+    "pools": {"Ann": ["Statements", "Sherlock Holmes", "Knowledge", "Knowledge",
+                      "Dr. John Watson"], "Ben": [], "Cat": []},
+    "solved": {"Ann": [], "Ben": [], "Cat": []},
+    "milestones": {"Ann": {}, "Ben": {}, "Cat": {}},
+    "reserved": {"Ann": None, "Ben": None, "Cat": None},
+    "discard": [], "final_round": False,
+}
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A session started from POSITION (closed at the end)."""
+    from deduce.models.deductions.table import TableSession
+
+    (tmp_path / "pos.json").write_text(json.dumps(POSITION))
+    session = TableSession.open(tmp_path / "g.json", source=str(tmp_path / "pos.json"))
+    yield session
+    session.close()
+
+
+def saved(session) -> dict:
+    return json.loads(session.path.read_text())
+
+
+def entries(session) -> list[dict]:
+    return saved(session)["entries"]

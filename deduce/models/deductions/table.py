@@ -244,27 +244,25 @@ def _entries(value: Any, where: str) -> list[Entry]:
     if len(value) > MAX_ENTRIES:
         raise InputError(f"{len(value):,} entries; more than the cap of {MAX_ENTRIES:,}",
                          where=f"{where}: field 'entries'")
-    return [_entry(v, f"{where}: field 'entries[{i}]") for i, v in enumerate(value)]
+    return [_entry(v, where, f"entries[{i}]") for i, v in enumerate(value)]
 
 
-def _entry(value: Any, where: str) -> Entry:
+def _entry(value: Any, where: str, path: str) -> Entry:
+    """One entry at ``path`` (``entries[3]``) of the record ``where``."""
     R = _rules()
-    where = where + "'"
-    _keys(value, ENTRY_KEYS, where)
-    try:
-        action = R.action_from_json(value["action"])
-    except InputError as exc:
-        raise InputError(f"not an action: {exc}", where=f"{where[:-1]}.action'") from None
+    at = lambda key: f"{where}: field '{path}{key}'"  # noqa: E731
+    _keys(value, ENTRY_KEYS, at(""))
+    action = R.action_from_json(value["action"], where=at(".action"))
     o = value["outcome"]
-    at = f"{where[:-1]}.outcome'"
-    _keys(o, OUTCOME_KEYS, at)
-    draws = _names(o["draws"], f"{at[:-1]}.draws'", resolve_clue)
-    reveals = tuple(None if v is None else v for v in _list(o["reveals"], f"{at[:-1]}.reveals'"))
+    _keys(o, OUTCOME_KEYS, at(".outcome"))
+    draws = tuple(_name(v, at(f".outcome.draws[{i}]"), resolve_clue)
+                  for i, v in enumerate(_list(o["draws"], at(".outcome.draws"))))
+    reveals = tuple(_list(o["reveals"], at(".outcome.reveals")))
     for i, v in enumerate(reveals):
         if v is not None and not isinstance(v, str):
             raise InputError(f"expected a case id or null, got {json_kind(v)}",
-                             where=f"{at[:-1]}.reveals[{i}]'")
-    pick = None if o["pick"] is None else _name(o["pick"], f"{at[:-1]}.pick'", resolve_clue)
+                             where=at(f".outcome.reveals[{i}]"))
+    pick = None if o["pick"] is None else _name(o["pick"], at(".outcome.pick"), resolve_clue)
     return Entry(action, R.Outcome(draws=draws, pick=pick, reveals=reveals))
 
 
@@ -290,10 +288,6 @@ def _name(value: Any, where: str, resolver: Callable[..., str]) -> str:
     if not isinstance(value, str):
         raise InputError(f"expected a name, got {json_kind(value)}", where=where)
     return resolver(value, where=where)
-
-
-def _names(value: Any, where: str, resolver: Callable[..., str]) -> tuple[str, ...]:
-    return tuple(_name(v, f"{where[:-1]}[{i}]'", resolver) for i, v in enumerate(_list(value, where)))
 
 
 # ----------------------------------------------------------------------------- a new setup
@@ -627,7 +621,9 @@ class TableSession(LockedSession):
         return self.record.setup.players
 
     def to_play(self) -> str:
-        return self.names()[self.state.current_player()]
+        """The player to play (me once the game is over)."""
+        seat = self.state.current_player()
+        return self.names()[self.me if seat is None else seat]
 
     def step(self) -> str:
         """``over``, or the step of the player to play (``start``, ``investigate``, ...)."""
