@@ -128,14 +128,22 @@ def grid_lines(grid) -> list[str]:
     return lines
 
 
-def _player_line(pos, player: str) -> str:
-    pool = ", ".join(pos.pools[player]) or "-"
+def cards_text(cards) -> str:
+    """Clue cards grouped in first-seen order: ``Knowledge x2, Sherlock Holmes``."""
+    from collections import Counter
+
+    count = Counter(cards)
+    return ", ".join(c if n == 1 else f"{c} x{n}" for c, n in count.items()) or "-"
+
+
+def player_lines(pos, player: str) -> list[str]:
+    """A player's points and pool, then their solved cards, milestones and reserved card."""
     solved = ", ".join(f"{s.id} ({s.discount})" for s in pos.solved[player]) or "-"
     claimed = ", ".join(pos.milestones[player]) or "-"
     mine = " (me)" if player == pos.me else ""
-    return (f"{player}{mine}: {pos.points(player)} points; pool {len(pos.pools[player])}: "
-            f"{pool}; solved: {solved}; milestones: {claimed}; reserved: "
-            f"{pos.reserved[player] or '-'}")
+    return [f"{player}{mine}: {pos.points(player)} points; pool {len(pos.pools[player])}: "
+            f"{cards_text(pos.pools[player])}",
+            f"  solved: {solved}; milestones: {claimed}; reserved: {pos.reserved[player] or '-'}"]
 
 
 def print_show(pos, session) -> None:
@@ -149,7 +157,8 @@ def print_show(pos, session) -> None:
         ids = [i or "(gap)" for i in pos.display[key]]
         out.print(f"{label}: {ids[0]} (pile top), {', '.join(ids[1:])}")
     for p in pos.players:
-        out.print(_player_line(pos, p))
+        for line in player_lines(pos, p):
+            out.print(line)
     out.print(f"deck: {sum(pos.deck_counts().values())} cards; discard pile: "
               f"{len(pos.discard)} cards")
 
@@ -159,7 +168,8 @@ def print_compact(session) -> None:
     pos = session.position()
     for line in grid_lines(pos.grid):
         out.print(line)
-    out.print(_player_line(pos, session.to_play()))
+    for line in player_lines(pos, session.to_play()):
+        out.print(line)
 
 
 def print_patterns(data) -> None:

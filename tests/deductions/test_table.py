@@ -166,9 +166,182 @@ def table(tmp_path):
     session.close()
 
 
+@pytest.fixture(scope="module")
+def table_for_hypothesis(tmp_path_factory):
+    """One session for every example of a property test."""
+    from deduce.models.deductions.table import TableSession
+
+    folder = tmp_path_factory.mktemp("hyp")
+    (folder / "pos.json").write_text(json.dumps(POSITION))
+    session = TableSession.open(folder / "g.json", source=str(folder / "pos.json"))
+    yield session
+    session.close()
+
+
 def saved(session) -> dict:
     return json.loads(session.path.read_text())
 
 
 def entries(session) -> list[dict]:
     return saved(session)["entries"]
+
+
+def test_a_turn_of_obtain_clues_saved_entry_by_entry(table):
+    assert table.prompt() == "Ann to play: start"
+    reply = table.handle("draw writings")
+    assert (reply.kind, reply.message) == ("accepted", "entry 1: Ann draws Writings")
+    assert entries(table) == [{"action": {"action": "draw"},
+                               "outcome": {"draws": ["Writings"], "pick": None, "reveals": []}}]
+    assert table.prompt() == "Ann to play: investigate"
+    reply = table.handle("take a1")  # waits for the card dealt into a1
+    assert (reply.kind, reply.message) == ("info", "take a1: waiting for refill CARD")
+    assert table.prompt() == "Ann: take a1: what came?" and len(entries(table)) == 1
+    reply = table.handle("refill knowledge")
+    assert (reply.kind, reply.message) == (
+        "accepted", "entry 2: Ann takes Writings from a1; dealt Knowledge")
+    pos = table.position()
+    assert pos.grid[0][0] == "Knowledge" and pos.pools["Ann"][-2:] == ("Writings", "Writings")
+    assert table.prompt() == "Ben to play: start"
+    assert entries(table)[1] == {"action": {"action": "take", "cell": [0, 0], "prop": None},
+                                 "outcome": {"draws": ["Knowledge"], "pick": None,
+                                             "reveals": []}}
+
+
+def test_a_propped_take_and_a_mind_palace_on_one_line(table):
+    table.handle("draw statements")
+    reply = table.handle("take d3 refill writings")  # only propped placements hold d3
+    assert (reply.kind, reply.message) == (
+        "refused", "d3 can be taken with a prop over d1 or c2 or c3 or c4: say which "
+                   "(take d3 prop d1)")
+    reply = table.handle("take d3 prop d1 refill writings")
+    assert reply.message == ("entry 2: Ann takes Knowledge from d3, a prop over d1; dealt "
+                             "Writings")
+    assert table.handle("draw knowledge").kind == "accepted"
+    reply = table.handle("mind row 2 got irene refill writings, writings, artifacts, knowledge")
+    assert reply.message == ("entry 4: Ben retreats to the Mind Palace on row 2: Irene Adler "
+                             "to the pool; dealt Writings, Writings, Artifacts, Knowledge")
+    pos = table.position()
+    assert pos.pools["Ben"] == ("Knowledge", "Irene Adler")
+    assert sorted(pos.discard) == ["Artifacts", "Knowledge", "Prints & Tracks"]
+
+
+def test_a_solve_with_the_cheapest_payment_and_the_pile_revealed(table):
+    reply = table.handle("solve hound-suspect-2")
+    assert (reply.kind, reply.message) == ("info", "solve hound-suspect-2: waiting for reveal "
+                                                   "CASE (the new top of the pile)")
+    reply = table.handle("reveal sign-suspect-1")
+    assert reply.message == ("entry 1: Ann solves hound-suspect-2 paying Sherlock Holmes as "
+                             "Statements, Knowledge as Knowledge, Knowledge as Knowledge; "
+                             "revealed sign-suspect-1")
+    pos = table.position()
+    assert pos.pools["Ann"] == ("Statements", "Dr. John Watson")
+    assert [s.id for s in pos.solved["Ann"]] == ["hound-suspect-2"]
+    assert pos.display["red_herrings"][0] == "sign-suspect-1"
+
+
+def test_undo_is_exact_and_drops_a_waiting_entry(table):
+    table.handle("draw writings")
+    before = saved(table)
+    table.handle("take a1 refill knowledge")
+    reply = table.handle("undo")
+    assert reply.message == "undone: entry 2: Ann takes Writings from a1; dealt Knowledge"
+    assert saved(table) == before and table.prompt() == "Ann to play: investigate"
+    table.handle("take b1")
+    assert table.handle("undo").message == "dropped: take b1 (it was not saved)"
+    assert table.handle("undo").message == "undone: entry 1: Ann draws Writings"
+    reply = table.handle("undo")
+    assert (reply.kind, reply.message, reply.code) == ("refused", "nothing to undo", 2)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("fly", "unknown command 'fly'"),
+    ("take a1", None),  # the engine's reason: not at the start of a turn
+    ("draw", "usage: draw CARD (the clue card drawn)"),
+    ("draw nonsense", "draw: unknown clue card (suit or Ally) 'nonsense'"),
+    ("take a1 with knowledge", "take takes no with part (its parts: prop, refill)"),
+    ("solve hound-suspect", None),  # not affordable
+    ("refill writings", "no entry waits for refill (use it on the entry's line: take b3 "
+                        "refill writings)"),
+    ("x" * 1001, "line too long: more than the cap of 1,000 characters"),
+])
+def test_refusals_leave_the_record_unchanged(table, line, message):
+    before = table.path.read_text()
+    reply = table.handle(line)
+    assert (reply.kind, reply.code) == ("refused", 2)
+    if message is not None:
+        assert reply.message.startswith(message)
+    assert table.path.read_text() == before and table.prompt() == "Ann to play: start"
+
+
+def test_a_waiting_entry_refuses_other_entries_and_wrong_parts(table):
+    table.handle("draw writings")
+    table.handle("take a1")
+    reply = table.handle("draw writings")
+    assert reply.message == "take a1 waits for what came: refill CARD (or undo to drop it)"
+    reply = table.handle("refill knowledge, knowledge")
+    assert reply.message == "this entry has 1 clue card(s) dealt from the deck, not 2 (refill)"
+    assert table.prompt() == "Ann: take a1: what came?"
+    assert table.handle("refill knowledge").kind == "accepted"
+
+
+def test_a_failed_write_refuses_the_entry_and_the_session_goes_on(table, monkeypatch):
+    real, calls = records.os.replace, [0]
+
+    def replace(src, dst, *a, **kw):  # the disk is full for the first write
+        calls[0] += 1
+        if calls[0] == 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(src, dst, *a, **kw)
+
+    monkeypatch.setattr(records.os, "replace", replace)
+    before = table.path.read_text()
+    reply = table.handle("draw writings")
+    assert (reply.kind, reply.message) == (
+        "refused", f"{table.path}: cannot write the file: No space left on device")
+    assert table.path.read_text() == before and table.prompt() == "Ann to play: start"
+    assert table.handle("draw writings").kind == "accepted"
+    assert len(entries(table)) == 1
+
+
+def test_the_lock_is_held_for_the_session(table, tmp_path):
+    from deduce.models.deductions.table import TableSession
+
+    with pytest.raises(InputError, match="the record is already open in this session"):
+        TableSession.open(table.path)
+    table.close()
+    with TableSession.open(table.path) as again:  # read back, replayed
+        assert again.prompt() == "Ann to play: start" and not again.created
+
+
+def test_views(table):
+    assert table.handle("show").view == "show"
+    patterns = table.handle("patterns").data
+    assert patterns["forced"] is False
+    assert {("row", p.suit, p.prop) for p in patterns["placements"] if p.kind == "row"} == {
+        ("row", "Writings", None)}
+    pay = table.handle("pay hound-suspect-2").data
+    assert pay == [{"case": "hound-suspect-2", "due": {"Statements": 2, "Knowledge": 2},
+                    "affordable": True, "cards_spent": 3,
+                    "payment": [{"cards": ["Sherlock Holmes"], "as": "Statements"},
+                                {"cards": ["Knowledge"], "as": "Knowledge"},
+                                {"cards": ["Knowledge"], "as": "Knowledge"}],
+                    "pool_after": ["Statements", "Dr. John Watson"], "short_by": 0}]
+    assert len(table.handle("pay").data) == 8
+    assert table.handle("pay sign-suspect").message == (
+        "pay: 'sign-suspect' is neither in the display nor reserved by Ann")
+    odds = table.handle("odds").data
+    assert odds["deck"] == 60 - 16 - 5 and odds["allies"] == [
+        "Inspector Lestrade", "Mycroft Holmes"]
+    assert odds["suits"]["Writings"]["left"] == 12 - 6 - 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=60))
+def test_any_line_is_answered_never_a_traceback(table_for_hypothesis, line):
+    before = table_for_hypothesis.path.read_text()
+    reply = table_for_hypothesis.handle(line)
+    assert reply.kind in ("accepted", "refused", "info", "quit")
+    if reply.kind == "accepted":  # put it back
+        table_for_hypothesis.handle("undo")
+    table_for_hypothesis.pending = None
+    assert table_for_hypothesis.path.read_text() == before

@@ -683,47 +683,61 @@ class TableSession(LockedSession):
         return self._enter(action, told, " ".join([word, *args]))
 
     # -- entries
-    def _parse_entry(self, word: str, args: list[str]):
-        R = _rules()
-        head, parts = split_parts(args)
-        allowed = {"draw": (), "take": ("prop", "refill"), "mind": ("got", "refill"),
+    #: the parts each entry takes after its words
+    ENTRY_PARTS = {"draw": (), "take": ("prop", "refill"), "mind": ("got", "refill"),
                    "solve": ("with", "reveal", "refill"), "reserve": ("reveal",),
-                   "rotate": (), "discard": (), "claim": ()}[word]
+                   "rotate": (), "discard": (), "claim": ()}
+
+    def _parse_entry(self, word: str, args: list[str]):
+        """The action an entry line names and what it says came (``Told``)."""
+        head, parts = split_parts(args)
+        allowed = self.ENTRY_PARTS[word]
         for key in parts:
             if key not in allowed:
                 raise InputError(f"{word} takes no {key} part"
                                  + (f" (its parts: {', '.join(allowed)})" if allowed else ""))
         told = told_parts(parts, self.record.setup.cards)
-        cards = self.record.setup.cards
-        if word == "draw":
-            if head:
-                told.draws = tuple(_clues(head, "draw CARD"))
-            return R.Draw(), told
-        if word == "take":
-            if len(head) != 1:
-                raise InputError("usage: take CELL [prop CELL] [refill CARD]")
-            cell = parse_cell(head[0], "take")
-            prop = parse_cell(" ".join(parts["prop"]), "prop") if "prop" in parts else None
-            return self._take(cell, prop, "prop" in parts), told
-        if word == "mind":
-            return R.MindPalace(parse_line_name(head)), told
-        if word == "solve":
-            case = self._case(head, "solve CASE [with USE, ...] [reveal CASE] [refill CARD]")
-            if "with" in parts:
-                return R.Solve(case, parse_uses(parts["with"])), told
-            return self._cheapest(case), told
-        if word == "reserve":
-            return R.Reserve(self._case(head, "reserve CASE [reveal CASE]")), told
-        if word == "rotate":
-            if len(head) < 2:
-                raise InputError("usage: rotate CASE SUIT")
-            return R.Rotate(cards.resolve(" ".join(head[:-1]), where="rotate").id,
-                            resolve_suit(head[-1], where="rotate")), told
-        if word == "discard":
-            if not head:
-                raise InputError("usage: discard CARD")
-            return R.Discard(resolve_clue(" ".join(head), where="discard")), told
-        return self._claim(head), told
+        return getattr(self, f"_entry_{word}")(head, parts, told), told
+
+    def _entry_draw(self, head, parts, told: Told):
+        if head:
+            told.draws = tuple(_clues(head, "draw CARD"))
+        elif self.record.seed is None:
+            raise InputError("usage: draw CARD (the clue card drawn)")
+        return _rules().Draw()
+
+    def _entry_take(self, head, parts, told: Told):
+        if len(head) != 1:
+            raise InputError("usage: take CELL [prop CELL] [refill CARD]")
+        cell = parse_cell(head[0], "take")
+        prop = parse_cell(" ".join(parts["prop"]), "prop") if "prop" in parts else None
+        return self._take(cell, prop, "prop" in parts)
+
+    def _entry_mind(self, head, parts, told: Told):
+        return _rules().MindPalace(parse_line_name(head))
+
+    def _entry_solve(self, head, parts, told: Told):
+        case = self._case(head, "solve CASE [with USE, ...] [reveal CASE] [refill CARD]")
+        if "with" in parts:
+            return _rules().Solve(case, parse_uses(parts["with"]))
+        return self._cheapest(case)
+
+    def _entry_reserve(self, head, parts, told: Told):
+        return _rules().Reserve(self._case(head, "reserve CASE [reveal CASE]"))
+
+    def _entry_rotate(self, head, parts, told: Told):
+        if len(head) < 2:
+            raise InputError("usage: rotate CASE SUIT")
+        case = self.record.setup.cards.resolve(" ".join(head[:-1]), where="rotate").id
+        return _rules().Rotate(case, resolve_suit(head[-1], where="rotate"))
+
+    def _entry_discard(self, head, parts, told: Told):
+        if not head:
+            raise InputError("usage: discard CARD")
+        return _rules().Discard(resolve_clue(" ".join(head), where="discard"))
+
+    def _entry_claim(self, head, parts, told: Told):
+        return self._claim(head)
 
     def _case(self, head: list[str], usage: str) -> str:
         if not head:
