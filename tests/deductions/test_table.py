@@ -345,3 +345,72 @@ def test_any_line_is_answered_never_a_traceback(table_for_hypothesis, line):
         table_for_hypothesis.handle("undo")
     table_for_hypothesis.pending = None
     assert table_for_hypothesis.path.read_text() == before
+
+
+def rich_position() -> dict:
+    """POSITION where Ann has solved four Hound red herrings and holds Mycroft, Irene and
+    Watson: hound-suspect-2 (due 1 Statements, 2 Knowledge) completes a Case Completion."""
+    pos = json.loads(json.dumps(POSITION))
+    solved = ["hound-suspect-1", "hound-location-1", "hound-motive-1", "hound-means-1"]
+    discount = ["Statements", "Prints & Tracks", "Writings", "Artifacts"]
+    pos["solved"]["Ann"] = [{"case": c, "discount": d} for c, d in zip(solved, discount)]
+    pos["display"]["red_herrings"] = ["sign-suspect-1", "hound-suspect-2", "sign-motive-1",
+                                      "speckled-means-2"]
+    pos["pools"]["Ann"] = ["Knowledge", "Knowledge", "Statements", "Mycroft Holmes",
+                           "Irene Adler", "Dr. John Watson"]
+    pos["grid"][1][1] = "Knowledge"  # Irene is in Ann's pool
+    return pos
+
+
+@pytest.fixture
+def rich(tmp_path):
+    from deduce.models.deductions.table import TableSession
+
+    (tmp_path / "pos.json").write_text(json.dumps(rich_position()))
+    session = TableSession.open(tmp_path / "g.json", source=str(tmp_path / "pos.json"))
+    yield session
+    session.close()
+
+
+def test_free_actions_a_solve_paid_by_hand_and_a_claim(rich):
+    reply = rich.handle("reserve sign-motive reveal sign-suspect")
+    assert reply.message == ("entry 1: Ann reserves sign-motive (Mycroft); revealed "
+                             "sign-suspect")
+    assert rich.position().reserved["Ann"] == "sign-motive"
+    reply = rich.handle("rotate hound-means-1 knowledge")
+    assert reply.message == "entry 2: Ann turns hound-means-1 to a Knowledge discount (Irene)"
+    assert rich.handle("pay hound-suspect-2").data[0]["due"] == {"Statements": 1,
+                                                                  "Knowledge": 1}
+    reply = rich.handle("solve hound-suspect-2 with watson+mycroft+irene=statements, know "
+                        "reveal sign-location-1 refill writings")
+    assert reply.message == ("entry 3: Ann solves hound-suspect-2 paying Dr. John Watson+"
+                             "Mycroft Holmes+Irene Adler as Statements, Knowledge as "
+                             "Knowledge; revealed sign-location-1; dealt Writings")
+    assert rich.prompt() == "Ann to play: claim"
+    assert rich.position().pools["Ann"] == ("Knowledge", "Statements", "Writings")
+    reply = rich.handle("claim completion")
+    assert reply.message == ("entry 4: Ann claims completion with hound-suspect-1, "
+                             "hound-location-1, hound-motive-1, hound-means-1, hound-suspect-2")
+    assert rich.position().points("Ann") == 3 + 1 + sum(
+        rich.position().cards.by_id[c].points for c in
+        ("hound-suspect-1", "hound-location-1", "hound-motive-1", "hound-means-1"))
+    assert rich.prompt() == "Ben to play: start"
+    assert [e["action"]["action"] for e in entries(rich)] == ["reserve", "rotate", "solve",
+                                                              "claim"]
+
+
+def test_the_end_of_turn_discard(tmp_path):
+    from deduce.models.deductions.table import TableSession
+
+    pos = json.loads(json.dumps(POSITION))
+    pos["pools"]["Ann"] = ["Statements"] * 5 + ["Artifacts"] * 5
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    with TableSession.open(tmp_path / "g.json", source=str(tmp_path / "pos.json")) as s:
+        s.handle("draw artifacts")
+        s.handle("take a1 refill knowledge")
+        assert s.prompt() == "Ann to play: discard"
+        assert s.handle("discard knowledge").kind == "refused"  # not in her pool
+        assert s.handle("discard statements").message == "entry 3: Ann discards Statements"
+        assert s.handle("discard art").message == "entry 4: Ann discards Artifacts"
+        assert s.prompt() == "Ben to play: start"
+        assert s.position().discard == ("Statements", "Artifacts")
