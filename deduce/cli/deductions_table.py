@@ -212,14 +212,13 @@ def print_odds(data: dict) -> None:
     out.print(f"Allies in the deck: {', '.join(data['allies']) or 'none'}")
 
 
-def print_best(data) -> None:
-    import json
-
-    best = data.get("best", {})
-    out.print(f"best: {json.dumps(best.get('action', best), ensure_ascii=False)}")
-    for row in data.get("actions", [])[:5]:
-        out.print(f"  {json.dumps(row.get('action'), ensure_ascii=False)}: "
-                  f"p(win) {row.get('p_win', 0):.3f}")
+def print_best(advice, top: int = 5) -> None:
+    """The advice (``advice.Advice``): why the best action is best, then the first
+    ``top`` actions with their estimated chance to win."""
+    out.print(advice.why, soft_wrap=True)  # one line through a pipe
+    for e in advice.estimates[:top]:
+        out.print(f"  {e.words}: {100 * e.p_win:.0f}% ± {100 * e.stderr:.0f} "
+                  f"({e.rollouts} rollouts)")
 
 
 def _loop(session, record_file: str, interactive: bool) -> int:

@@ -139,3 +139,22 @@ def test_a_dealt_game_is_shown_to_lay_out(tmp_path):
     saved = json.loads((tmp_path / "d.json").read_text())
     assert saved["seed"] == 7 and saved["setup"]["me"] == "Cat"
     assert len(saved["entries"]) == 1
+
+
+def test_names_with_markup_and_control_characters_are_shown_literally(tmp_path):
+    pos = json.loads(json.dumps(POSITION))
+    names = {"Ann": "[bold]A", "Ben": "B\x1b[2J", "Cat": "C\x07"}
+    pos["players"] = [names[p] for p in pos["players"]]
+    pos["me"] = pos["to_play"] = names["Ann"]
+    for key in ("pools", "solved", "milestones", "reserved"):
+        pos[key] = {names[p]: v for p, v in pos[key].items()}
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    res = through_pipes(["deductions", "table", "g.json", "--from", "pos.json"], tmp_path,
+                        "draw writings\ntake a1 refill knowledge\nshow\n")
+    assert res.returncode == 0, res.stderr
+    assert "\x1b[2J" not in res.stdout and "\x07" not in res.stdout
+    lines = res.stdout.splitlines()
+    assert lines[:2] == ["ok: entry 1: [bold]A draws Writings",
+                         "ok: entry 2: [bold]A takes Writings from a1; dealt Knowledge"]
+    assert lines[2] == "B\\x1b[2J to play: start"
+    assert "C\\x07: 0 points; pool 0: -" in lines

@@ -414,3 +414,19 @@ def test_the_end_of_turn_discard(tmp_path):
         assert s.handle("discard art").message == "entry 4: Ann discards Artifacts"
         assert s.prompt() == "Ben to play: start"
         assert s.position().discard == ("Statements", "Artifacts")
+
+
+def test_best_is_the_advice_for_me_on_my_turn(table):
+    import importlib.util
+
+    reply = table.handle("best")
+    if importlib.util.find_spec("deduce.models.deductions.advice") is None:
+        assert reply.message == ("best: no advice yet (deduce.models.deductions.advice is not "
+                                 "there); pay and patterns show the solves and takes")
+        return
+    assert reply.view == "best" and reply.data.estimates
+    table.handle("draw writings")
+    table.handle("take a1 refill knowledge")
+    reply = table.handle("best")  # Ben's turn
+    assert (reply.kind, reply.message) == (
+        "refused", "best: it is Ben's turn, not Ann's: advice is for me on my turn")

@@ -878,15 +878,16 @@ class TableSession(LockedSession):
                 for i in cases]
 
     def _best(self) -> Reply:
+        """The advice for me on my turn (``advice.advise``, the helper bots's), when the
+        module is there."""
         import importlib.util
 
         if importlib.util.find_spec("deduce.models.deductions.advice") is None:
-            return Reply("info", "best: no advice yet (deduce.models.deductions.advice, "
-                                 "the helper bots's, is not there); meanwhile pay and "
-                                 "patterns show the solves and takes", view=None)
+            return Reply("info", "best: no advice yet (deduce.models.deductions.advice is "
+                                 "not there); pay and patterns show the solves and takes")
         from deduce.models.deductions import advice
 
-        return Reply("info", view="best", data=advice.advise(self.position()))
+        return Reply("info", view="best", data=advice.advise(self.position(), where="best"))
 
 
 def odds(pos: Position) -> dict:
