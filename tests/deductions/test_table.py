@@ -430,3 +430,47 @@ def test_best_is_the_advice_for_me_on_my_turn(table):
     reply = table.handle("best")  # Ben's turn
     assert (reply.kind, reply.message) == (
         "refused", "best: it is Ben's turn, not Ann's: advice is for me on my turn")
+
+
+def test_a_record_whose_entry_cannot_be_played_names_it(table):
+    table.handle("draw writings")
+    data = saved(table)
+    table.close()
+    data["entries"][0]["outcome"]["draws"] = ["Sherlock Holmes"]  # in Ann's pool
+    table.path.write_text(json.dumps(data))
+    from deduce.models.deductions.table import TableSession
+
+    with pytest.raises(InputError) as exc:
+        TableSession.open(table.path)
+    assert str(exc.value) == (f"{table.path}: field 'entries[0]': the entry cannot be played: "
+                              "Sherlock Holmes (draws[0]) is not in the clue deck")
+    data["entries"][0]["action"] = {"action": "fly"}
+    table.path.write_text(json.dumps(data))
+    with pytest.raises(InputError) as exc:
+        TableSession.open(table.path)
+    assert str(exc.value) == (f"{table.path}: field 'entries[0].action': field 'action': "
+                              "unknown action 'fly' (known: draw, take, mind_palace, solve, "
+                              "reserve, rotate, discard, claim)")
+    assert not records.holds_lock(table.path)  # let go when refused
+
+
+def test_the_last_turn_of_the_final_round_ends_the_game(tmp_path):
+    from deduce.models.deductions.table import TableSession
+
+    pos = json.loads(json.dumps(POSITION))
+    hound = ["hound-suspect", "hound-location", "hound-motive", "hound-means",
+             "hound-opportunity"]  # 15 points
+    pos["solved"]["Ann"] = [{"case": c, "discount": d} for c, d in zip(
+        hound, ["Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge"])]
+    pos["display"]["solutions"] = ["sign-suspect", "sign-location", "sign-motive",
+                                   "speckled-means"]
+    pos.update(to_play="Cat", final_round=True)
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    with TableSession.open(tmp_path / "g.json", source=str(tmp_path / "pos.json")) as s:
+        assert s.prompt() == "Cat to play: start"
+        s.handle("draw writings")
+        s.handle("take a1 refill knowledge")
+        assert s.prompt() == "game over: Ann wins"
+        reply = s.handle("draw writings")
+        assert reply.message == "the game is over (undo takes back the last entry)"
+        assert s.handle("undo").kind == "accepted" and s.prompt() == "Cat to play: investigate"

@@ -158,15 +158,19 @@ class Entry:
 @dataclass
 class Record:
     """A table record: the ``setup`` position, the ``seed`` of a dealt game (or None) and
-    the accepted ``entries``."""
+    the accepted ``entries``; ``source`` names the file in messages."""
 
     setup: Position
     seed: int | None
     entries: list[Entry] = field(default_factory=list)
+    source: str = "record"
 
     def to_json(self) -> dict:
         return {"game": GAME, "setup": self.setup.to_json(), "seed": self.seed,
                 "entries": [e.to_json() for e in self.entries]}
+
+    def with_entries(self, entries: list[Entry]) -> "Record":
+        return replace(self, entries=list(entries))
 
     def start(self):
         """The ``rules.State`` of the setup (a seeded game: its deal, checked against the
@@ -179,19 +183,20 @@ class Record:
                            names=list(setup.players))
         dealt = parse_position(state.observation(setup.players.index(setup.me)), "the deal")
         if _comparable(dealt) != _comparable(setup):
-            raise InputError(f"the setup is not the deal of seed {self.seed} (edited by hand?)",
-                             where="setup")
+            raise InputError(f"not the deal of seed {self.seed} (edited by hand?)",
+                             where=f"{self.source}: field 'setup'")
         return state
 
-    def replay(self, entries: list[Entry] | None = None):
-        """The state after ``entries`` (default: all of them); ``InputError`` naming the
-        first entry the rules refuse."""
+    def replay(self):
+        """The state after every entry; ``InputError`` naming the first entry the rules
+        refuse."""
         state = self.start()
-        for i, e in enumerate(self.entries if entries is None else entries):
+        for i, e in enumerate(self.entries):
             try:
                 state.apply(e.action, e.outcome)
             except InputError as exc:
-                raise InputError(f"the entry cannot be played: {exc}", where=f"entries[{i}]") from None
+                raise InputError(f"the entry cannot be played: {exc}",
+                                 where=f"{self.source}: field 'entries[{i}]'") from None
         return state
 
 
@@ -202,8 +207,8 @@ def _comparable(p: Position) -> dict:
 
 
 def load_record(path: str | Path) -> Record:
-    """Read and check a table record (every entry replayed); ``InputError`` naming the file
-    and the field otherwise."""
+    """Read and check a table record (its entries are replayed by ``Record.replay``);
+    ``InputError`` naming the file and the field otherwise."""
     where = str(path)
     data = read_json(path)
     refuse_other_game(data, GAME, where)
@@ -220,12 +225,7 @@ def load_record(path: str | Path) -> Record:
         if key not in data:
             raise InputError("missing field", where=f"{where}: field {key!r}")
     setup = parse_position(data["setup"], f"{where}: setup", base=Path(path).parent)
-    record = Record(setup, _seed(data["seed"], where), _entries(data["entries"], where))
-    try:
-        record.replay()
-    except InputError as exc:
-        raise InputError(str(exc), where=where) from None
-    return record
+    return Record(setup, _seed(data["seed"], where), _entries(data["entries"], where), where)
 
 
 def _seed(value: Any, where: str) -> int | None:
@@ -600,7 +600,7 @@ class TableSession(LockedSession):
         try:
             if p.exists():
                 return cls(p, load_record(p), lock)
-            record = _new_record(p, source, seed, players, me, cards, ask)
+            record = replace(_new_record(p, source, seed, players, me, cards, ask), source=str(p))
             session = cls(p, record, lock, created=True)
             write_json_atomic(p, record.to_json())
             return session
@@ -635,7 +635,8 @@ class TableSession(LockedSession):
     def prompt(self) -> str:
         """The prompt's words: who plays and the step (or what an entry waits for)."""
         if self.state.is_over():
-            return "game over"
+            won = [self.names()[i] for i in self.state.winner()]
+            return f"game over: {' and '.join(won)} win{'s' if len(won) == 1 else ''}"
         if self.pending is not None:
             return f"{self.to_play()}: {self.pending.text}: what came?"
         return f"{self.to_play()} to play: {self.step()}"
@@ -819,7 +820,7 @@ class TableSession(LockedSession):
         before = self.state
         trial.apply(action, outcome)
         entry = Entry(action, trial.last_outcome())
-        record = Record(self.record.setup, self.record.seed, [*self.record.entries, entry])
+        record = self.record.with_entries([*self.record.entries, entry])
         write_json_atomic(self.path, record.to_json())
         self.record, self.state = record, trial
         return Reply("accepted", f"entry {len(record.entries)}: "
@@ -831,7 +832,7 @@ class TableSession(LockedSession):
             return Reply("accepted", f"dropped: {text} (it was not saved)")
         if not self.record.entries:
             raise InputError("nothing to undo")
-        record = Record(self.record.setup, self.record.seed, self.record.entries[:-1])
+        record = self.record.with_entries(self.record.entries[:-1])
         state = record.replay()
         write_json_atomic(self.path, record.to_json())
         last = self.record.entries[-1]
