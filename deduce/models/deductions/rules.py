@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -732,19 +733,24 @@ class State:
 
     def _claims(self) -> list[Claim]:
         """``milestones.claimable``'s choice of each claimable milestone first, then the
-        other distinct choices (the earliest cards of each case and category), at most
-        ``CLAIM_CHOICES`` in all."""
+        other distinct choices (by the cases and categories committed; the earliest
+        cards of each), at most ``CLAIM_CHOICES`` in all."""
         p = self.to_play
         ready = self._ready(p)
         cards = self._uncommitted(p)
-        counts = milestones._counts(cards)
         out = {Claim(m, tuple(ids)): None for m, ids in ready.items()}
+        kinds = {(c.milestone, tuple(sorted((self.cards.by_id[i].case,
+                                             self.cards.by_id[i].category) for i in c.cards)))
+                 for c in out}
         for m in ready:
-            for taken in milestones._options(m, counts):
+            for chosen in combinations(cards, MILESTONE_SIZE):
                 if len(out) >= CLAIM_CHOICES:
                     break
-                ids = tuple(cards[i].card.id for i in milestones._pick(cards, taken))
-                out.setdefault(Claim(m, ids), None)
+                kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
+                if kind in kinds or not milestones.satisfies(m, list(chosen)):
+                    continue
+                kinds.add(kind)
+                out[Claim(m, tuple(s.card.id for s in chosen))] = None
         return list(out)
 
     def _ready(self, p: int) -> dict[str, list[str]]:
