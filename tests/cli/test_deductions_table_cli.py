@@ -158,3 +158,21 @@ def test_names_with_markup_and_control_characters_are_shown_literally(tmp_path):
                          "ok: entry 2: [bold]A takes Writings from a1; dealt Knowledge"]
     assert lines[2] == "B\\x1b[2J to play: start"
     assert "C\\x07: 0 points; pool 0: -" in lines
+
+
+def test_a_second_session_is_refused_at_once(tmp_path):
+    from deduce.core.records import RecordLock
+
+    start(tmp_path)
+    assert through_pipes(["deductions", "table", "g.json", "--from", "pos.json"], tmp_path,
+                         "").returncode == 0
+    before = (tmp_path / "g.json").read_text()
+    import os
+
+    with RecordLock(tmp_path / "g.json"):
+        res = through_pipes(["deductions", "table", "g.json"], tmp_path, "draw writings\n")
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr == (f"error: g.json: the record is in use by another deduce session "
+                          f"(process {os.getpid()}): finish that session first (one writer "
+                          "per record)\n")
+    assert (tmp_path / "g.json").read_text() == before

@@ -474,3 +474,38 @@ def test_the_last_turn_of_the_final_round_ends_the_game(tmp_path):
         reply = s.handle("draw writings")
         assert reply.message == "the game is over (undo takes back the last entry)"
         assert s.handle("undo").kind == "accepted" and s.prompt() == "Cat to play: investigate"
+
+
+def test_a_dealt_game_takes_what_the_deal_gives_and_replays_exactly(tmp_path):
+    from deduce.models.deductions.table import TableSession
+
+    path = tmp_path / "d.json"
+    with TableSession.open(path, seed=3, players="Ann, Ben", me="Ben") as s:
+        assert s.created and s.record.setup.me == "Ben"
+        assert s.handle("draw").kind == "accepted"
+        take = next(a for a in s.state.legal_actions() if type(a).__name__ == "Take")
+        cell = "abcd"[take.cell[1]] + str(take.cell[0] + 1)
+        prop = "" if take.prop is None else " prop " + "abcd"[take.prop[1]] + str(take.prop[0] + 1)
+        assert s.handle(f"take {cell}{prop}").kind == "accepted"  # the deck's top came
+        shown = s.position().to_json()
+    with TableSession.open(path) as again:
+        assert again.position().to_json() == shown
+    data = json.loads(path.read_text())
+    assert data["seed"] == 3 and [len(e["outcome"]["draws"]) for e in data["entries"]] == [1, 1]
+    data["setup"]["to_play"] = "Ben"  # Ann plays first in a dealt game
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError) as exc:
+        TableSession.open(path)
+    assert str(exc.value) == f"{path}: field 'setup': not the deal of seed 3 (edited by hand?)"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["b3", "a9", "row", "column", "2", "prop", "refill", "with",
+                                 "sherlock=statements", "x+y", "=", ",", "writings", "٣",
+                                 "²", "e", "palace", ""]), max_size=6))
+def test_the_grammar_never_raises_anything_but_input_errors(words):
+    for parse in (lambda w: parse_cell(" ".join(w)), parse_line_name, parse_uses, split_parts):
+        try:
+            parse(words)
+        except InputError:
+            pass
