@@ -509,3 +509,27 @@ def test_the_grammar_never_raises_anything_but_input_errors(words):
             parse(words)
         except InputError:
             pass
+
+
+def test_a_card_set_of_ones_own_is_kept_relative_to_the_record(tmp_path):
+    from deduce.models.deductions.cards import shipped_path
+    from deduce.models.deductions.table import TableSession
+
+    (tmp_path / "sets").mkdir()
+    (tmp_path / "sets" / "mine.toml").write_text(shipped_path().read_text(encoding="utf-8"),
+                                                 encoding="utf-8")
+    path = tmp_path / "d.json"
+    with TableSession.open(path, seed=1, players="Ann,Ben", me="Ann",
+                           cards=str(tmp_path / "sets" / "mine.toml")):
+        pass
+    assert json.loads(path.read_text())["setup"]["cards"] == "sets/mine.toml"
+    with TableSession.open(path) as again:
+        assert again.record.setup.cards.source == "sets/mine.toml"
+    (tmp_path / "p").mkdir()
+    (tmp_path / "r").mkdir()
+    pos = dict(POSITION, cards="../sets/mine.toml")
+    (tmp_path / "p" / "pos.json").write_text(json.dumps(pos))
+    with TableSession.open(tmp_path / "r" / "g.json", source=str(tmp_path / "p" / "pos.json")):
+        pass
+    assert json.loads((tmp_path / "r" / "g.json").read_text())["setup"]["cards"] == \
+        "../sets/mine.toml"

@@ -181,8 +181,7 @@ class Record:
             return R.from_position(setup, random.Random(0))
         state = R.new_game(self.seed, players=len(setup.players), cards=setup.cards,
                            names=list(setup.players))
-        dealt = parse_position(state.observation(setup.players.index(setup.me)), "the deal")
-        if _comparable(dealt) != _comparable(setup):
+        if _comparable(state.position(setup.players.index(setup.me))) != _comparable(setup):
             raise InputError(f"not the deal of seed {self.seed} (edited by hand?)",
                              where=f"{self.source}: field 'setup'")
         return state
@@ -1008,9 +1007,8 @@ def _dealt(seed: int, setup: Setup, card_set, cards_field) -> Record:
     R = _rules()
     names = setup.players
     state = R.new_game(seed, players=len(names), cards=card_set, names=list(names))
-    data = state.observation(names.index(setup.data["me"]))
-    data["cards"] = cards_field
-    return Record(parse_position(data, "the deal"), seed)
+    dealt = state.position(names.index(setup.data["me"]))
+    return Record(replace(dealt, cards_field=cards_field), seed)
 
 
 def _relative(path: Path, folder: Path) -> str:
