@@ -679,6 +679,8 @@ class TableSession(LockedSession):
                              "(or undo to drop it)")
         if self.state.is_over():
             raise InputError("the game is over (undo takes back the last entry)")
+        if len(self.record.entries) >= MAX_ENTRIES:
+            raise InputError(f"the record holds the cap of {MAX_ENTRIES:,} entries")
         action, told = self._parse_entry(word, args)
         return self._enter(action, told, " ".join([word, *args]))
 
@@ -857,8 +859,8 @@ class TableSession(LockedSession):
         return self._best()
 
     def pay(self, args: list[str]) -> list[dict]:
-        """The spec's pay JSON for the player to play: for CASE (a visible one or theirs
-        reserved), else for every one of those."""
+        """The spec's pay JSON for the player to play (whoever it is: the table helps every
+        seat): for CASE (a visible one or theirs reserved), else for every one of those."""
         from deduce.models.deductions.payment import discounted_due, payment_json
 
         pos = self.position()
