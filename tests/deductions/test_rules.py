@@ -181,7 +181,7 @@ def test_mind_palace_takes_one_at_random_discards_the_rest_and_refills_the_line(
     picks = Counter()
     for seed in range(40):
         trial = game(FORCED, ann=[K], step="investigate")
-        trial.rng.seed(seed)
+        trial.chance_seed = seed
         trial.apply(MindPalace(("row", 0)))
         picks[trial.last_outcome().pick] += 1
     assert set(picks) == {W, K, P}
