@@ -303,6 +303,12 @@ def parse_position(data: Any, where: str = "<position>", base: str | Path | None
     return position
 
 
+def check_players(names: Any, where: str = "players") -> tuple[str, ...]:
+    """The players' names checked as a position's ``players`` field (2 to 4 distinct
+    names of 1 to ``MAX_NAME`` characters); ``InputError`` at ``where`` otherwise."""
+    return _players(_Reader(where), names)
+
+
 def _players(r: _Reader, value: Any) -> tuple[str, ...]:
     names = r.listed(value, "player names", "players", MAX_PLAYERS)
     if len(names) < MIN_PLAYERS:

@@ -1,0 +1,1174 @@
+"""Deductions' rules engine (2-4 players): a ``State`` with ``legal_actions``, ``apply``,
+``observation``, seeded chance.
+
+The game (rulebook and spec ``deductions.md``): a turn is Obtain Clues or Solve a Case.
+*Obtain Clues*: ``Draw`` (step ``start``: the deck's top card to the pool), then at step
+``investigate`` either ``Take`` (a card of an exact placement, or of a propped one, the
+mismatched cell staying; the cell refilled from the deck) or ``MindPalace`` (a row or a
+column: its cards taken, one at random to the pool, the rest to the discard pile, the line
+refilled in order). *Solve a Case* (step ``start``): ``Solve`` a case in the display or
+reserved by the player, paid after discounts (``payment.discounted_due``, ``payment.pay``);
+the spent cards go to the discard pile; the case leaves the display (refilled: a dealt
+slot takes the pile's top, the next card of the pile becomes the top; a gap when the pile
+is empty) or the reserved slot, and joins the player's solved cards with its category's
+discount suit. The end of every turn: ``Discard`` one card at a time while the pool holds
+more than 10 (step ``discard``), then ``Claim`` each milestone the uncommitted solved cards
+satisfy (step ``claim``; ``milestones.claimable``), then the 15-point check: a player ending
+a turn with 15+ points starts the final round, each other player has one more turn, then
+the game ends. Winners: the most points, then the most Solutions, the most solved cards,
+the most clues in pool; still tied, all of them. An empty deck takes the discard pile
+shuffled (the state's ``random.Random``); with both empty, draws and refills are skipped
+(the cell stays empty).
+
+Decisions where the rules leave it open:
+
+- *Free actions* (``Reserve``: Mycroft Holmes, ``Rotate``: Irene Adler) may be played at the
+  steps ``start``, ``investigate`` and ``discard`` of one's own turn (``FREE_STEPS``), any
+  number of them, each once while its Ally stays in the pool (``used``: the Allies whose
+  holder has used them; an Ally leaving a pool by a payment or a discard is fresh again).
+  They are never forced: a step whose only legal actions would be free ones is skipped.
+  ``Reserve`` needs an empty reserved slot and takes a card of the display (refilled);
+  ``Rotate`` turns a solved card to one of the four other suits.
+- *A prop needs a pool card*: in step 2 the drawn card is there, so propped placements
+  are listed whenever the pool is not empty (it is empty only when the draw was skipped).
+  The same cell may be taken from an exact placement (``Take(cell)``) and from propped
+  ones (``Take(cell, prop)``): each distinct (cell, prop) is one legal action.
+- *Mind Palace* may be chosen on any row or column that holds a card (every line, but on
+  a grid with empty cells); it is forced only when no exact and no usable propped
+  placement exists (then no ``Take`` is listed). A grid with no card at all skips step 2.
+- *A Solve* lists the cheapest payment (``payment.pay``); ``apply`` takes any payment whose
+  uses are legal (``use_pays``), spend cards of the pool and cover the due (surplus lost);
+  the spent cards go to the discard pile in the order of the uses.
+  Two Solves are equal by their case; ``Solve(case)`` without uses pays the cheapest way. A Solve with Watson draws after paying (the spent
+  cards are already in the discard pile, so a reshuffle may bring them back), before the
+  display refill.
+- *Claims*: at the claim step the player must claim (``legal_actions`` lists
+  ``milestones.claimable``'s choice for each claimable milestone first, then the other
+  distinct choices, the earliest cards of each case and category, at most
+  ``CLAIM_CHOICES``); ``apply`` takes any 5 uncommitted solved cards that satisfy a
+  claimable milestone. After a claim the step goes on while another milestone is
+  claimable with the cards left.
+- *The end of a turn*: the discard comes before the claims; the turn passes by itself once
+  nothing is left to do. The 15 points count milestones claimed in that turn.
+- *ROUND_CAP*: after ``ROUND_CAP`` rounds (``ROUND_CAP x players`` turns) the game ends with
+  the scores as they stand (winners as above); a safety bound for random play.
+- *Over*: at the step ``over`` ``to_play`` is the player of the last turn;
+  ``current_player()`` is None.
+
+Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)``, which
+then seeds the state's own chance (``chance_seed``: each reshuffle or Mind Palace pick
+makes a ``random.Random`` from it and moves it on; ``clone`` copies it). ``apply(action, outcome)``
+takes the chance results from an ``Outcome`` instead (the live table): ``draws`` every clue
+card dealt from the deck during the action (the drawn card, the refills, Watson's draw) in
+order, ``pick`` the Mind Palace card, ``reveals`` the card each display refill reveals
+(None, or nothing, when its pile is empty); the hidden order is rearranged to agree.
+
+Observations are the spec's position JSON (``position``) with ``me`` and
+``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
+
+Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
+and ``Discard`` object is made once at import; payments are remembered by (due, pool);
+the deck is a list (top last). ``benchmarks/deductions_engine.py`` has the figures.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations, product
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from deduce.core.errors import InputError
+from deduce.models.deductions import milestones
+from deduce.models.deductions.cards import (
+    ALLY_SUIT,
+    CASES,
+    CATEGORIES,
+    CLUES,
+    IRENE,
+    LESTRADE,
+    MILESTONE_BONUS,
+    MILESTONE_SIZE,
+    MILESTONES,
+    MYCROFT,
+    SHERLOCK,
+    SHIPPED,
+    SOLUTION,
+    SUITS,
+    WATSON,
+    CardSet,
+    SolvedCard,
+    clue_deck,
+    json_kind,
+    resolve_clue,
+    resolve_suit,
+    shipped_cards,
+)
+from deduce.models.deductions.milestones import COMPLETION
+from deduce.models.deductions.patterns import placements
+from deduce.models.deductions.payment import (
+    CROSS_REFERENCE,
+    SHERLOCK_PAYS,
+    Payment,
+    discounted_due,
+    pay,
+    short_by,
+)
+from deduce.models.deductions.position import (
+    DISPLAY,
+    FREE_ALLIES,
+    GAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    POOL_LIMIT,
+    ROUND_CAP,
+    SLOTS,
+    WIN_POINTS,
+    Position,
+    Turn,
+    check_players,
+)
+
+START, INVESTIGATE, DISCARD, CLAIM, OVER = "start", "investigate", "discard", "claim", "over"
+
+Cell = tuple[int, int]
+Use = tuple[tuple[str, ...], str]
+LINES = ("row", "column")
+SIZE = 4
+
+
+# ---------------------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class Draw:
+    """Obtain Clues, step 1 (step ``start``): the top clue card to the pool."""
+
+    def to_json(self) -> dict:
+        return {"action": "draw"}
+
+
+@dataclass(frozen=True)
+class Take:
+    """Obtain Clues, step 2A (step ``investigate``): take the card at ``cell`` from an
+    exact placement (``prop`` None) or a propped one whose mismatched cell is ``prop``;
+    the cell is refilled from the deck."""
+
+    cell: Cell
+    prop: Cell | None = None
+
+    def to_json(self) -> dict:
+        return {"action": "take", "cell": list(self.cell),
+                "prop": None if self.prop is None else list(self.prop)}
+
+
+@dataclass(frozen=True)
+class MindPalace:
+    """Obtain Clues, step 2B (step ``investigate``): ``line`` is ``("row", i)`` or
+    ``("column", i)``; its cards are taken, one at random goes to the pool, the others
+    to the discard pile, the line is refilled."""
+
+    line: tuple[str, int]
+
+    def to_json(self) -> dict:
+        return {"action": "mind_palace", "line": list(self.line)}
+
+
+@dataclass(frozen=True)
+class Solve:
+    """Solve a Case (step ``start``): ``case`` an id in the display or reserved by the
+    player; ``uses`` as ``payment.Payment.uses`` (each use: the pool cards spent together
+    and the suit they pay). Two Solves are equal (and print) by their case alone: the
+    payment is how, not what (``legal_actions`` lists the cheapest one; ``apply`` takes
+    any payment that covers the due, and no uses as the cheapest payment). A listed
+    Solve finds its ``uses`` (``payment.pay``) when they are first read."""
+
+    case: str
+    uses: tuple[Use, ...] = field(default_factory=tuple, compare=False, repr=False)
+
+    def to_json(self) -> dict:
+        return {"action": "solve", "case": self.case,
+                "uses": [{"cards": list(cards), "as": suit} for cards, suit in self.uses]}
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for a listed Solve whose uses are not read yet (``_listed_solve``)
+        pending = self.__dict__.get("_pending") if name == "uses" else None
+        if pending is None:
+            raise AttributeError(name)
+        uses = tuple(_pay(*pending).uses)
+        object.__setattr__(self, "uses", uses)
+        return uses
+
+
+def _listed_solve(case: str, due: dict[str, int], pool: list[str]) -> Solve:
+    """``Solve(case, the cheapest payment of due from pool)``, the payment found when
+    first read (``legal_actions`` lists many Solves, a player plays one)."""
+    solve = object.__new__(Solve)
+    object.__setattr__(solve, "case", case)
+    object.__setattr__(solve, "_pending", (due, pool))
+    return solve
+
+
+@dataclass(frozen=True)
+class Reserve:
+    """Mycroft Holmes's free action: the visible case card ``case`` to the reserved slot."""
+
+    case: str
+
+    def to_json(self) -> dict:
+        return {"action": "reserve", "case": self.case}
+
+
+@dataclass(frozen=True)
+class Rotate:
+    """Irene Adler's free action: the solved card ``case`` now discounts ``suit``."""
+
+    case: str
+    suit: str
+
+    def to_json(self) -> dict:
+        return {"action": "rotate", "case": self.case, "suit": self.suit}
+
+
+@dataclass(frozen=True)
+class Discard:
+    """End of turn with more than 10 pool cards (step ``discard``): one card discarded."""
+
+    card: str
+
+    def to_json(self) -> dict:
+        return {"action": "discard", "card": self.card}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """End of turn (step ``claim``): the 5 solved ids ``cards`` committed to
+    ``milestone`` (``diversity`` or ``completion``)."""
+
+    milestone: str
+    cards: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"action": "claim", "milestone": self.milestone, "cards": list(self.cards)}
+
+
+Action = Union[Draw, Take, MindPalace, Solve, Reserve, Rotate, Discard, Claim]
+ACTION_NAMES = ("draw", "take", "mind_palace", "solve", "reserve", "rotate", "discard",
+                "claim")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The chance results of one action: ``draws`` the clue cards dealt from the deck, in
+    order; ``pick`` the Mind Palace card that went to the pool; ``reveals`` the case cards
+    revealed by display refills, in order (None: the pile was empty)."""
+
+    draws: tuple[str, ...] = ()
+    pick: str | None = None
+    reveals: tuple[str | None, ...] = ()
+
+
+# ---------------------------------------------------------------------------------- JSON
+def _field(data: dict, key: str, where: str) -> Any:
+    if key not in data:
+        raise InputError("missing field", where=f"{where}: field {key!r}", field=key)
+    return data[key]
+
+
+def _string(value: Any, key: str, where: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {json_kind(value)}",
+                         where=f"{where}: field {key!r}", field=key)
+    return value
+
+
+def _cell(value: Any, key: str, where: str) -> Cell:
+    ok = (isinstance(value, (list, tuple)) and len(value) == 2
+          and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE
+                  for v in value))
+    if not ok:
+        raise InputError(f"expected a cell [row, column], each 0 to {SIZE - 1}, got "
+                         f"{json_kind(value)}", where=f"{where}: field {key!r}", field=key)
+    return (value[0], value[1])
+
+
+def action_from_json(data: Any, where: str = "action") -> Action:
+    """The action of a ``to_json`` object (names by the alias rule, written canonically);
+    ``InputError`` naming the field otherwise (whether it is legal is ``State.apply``'s
+    question)."""
+    if not isinstance(data, dict):
+        raise InputError(f"an action is a JSON object, got {json_kind(data)}", where=where)
+    kind = _string(_field(data, "action", where), "action", where)
+    if kind not in ACTION_NAMES:
+        raise InputError(f"unknown action {kind!r} (known: {', '.join(ACTION_NAMES)})",
+                         where=f"{where}: field 'action'", field="action")
+    known = {"draw": (), "take": ("cell", "prop"), "mind_palace": ("line",),
+             "solve": ("case", "uses"), "reserve": ("case",), "rotate": ("case", "suit"),
+             "discard": ("card",), "claim": ("milestone", "cards")}[kind]
+    for key in data:
+        if key != "action" and key not in known:
+            raise InputError(f"unknown field for {kind} (known: {', '.join(('action',) + known)})",
+                             where=f"{where}: field {key!r}", field=key)
+    if kind == "draw":
+        return Draw()
+    if kind == "take":
+        prop = data.get("prop")
+        return Take(_cell(_field(data, "cell", where), "cell", where),
+                    None if prop is None else _cell(prop, "prop", where))
+    if kind == "mind_palace":
+        line = _field(data, "line", where)
+        if not (isinstance(line, (list, tuple)) and len(line) == 2 and line[0] in LINES
+                and isinstance(line[1], int) and not isinstance(line[1], bool)
+                and 0 <= line[1] < SIZE):
+            raise InputError(f'expected ["row" or "column", 0 to {SIZE - 1}], got '
+                             f"{json_kind(line)}", where=f"{where}: field 'line'", field="line")
+        return MindPalace((line[0], line[1]))
+    if kind == "solve":
+        return Solve(_string(_field(data, "case", where), "case", where),
+                     _uses(data.get("uses", []), where))
+    if kind == "reserve":
+        return Reserve(_string(_field(data, "case", where), "case", where))
+    if kind == "rotate":
+        suit = _string(_field(data, "suit", where), "suit", where)
+        return Rotate(_string(_field(data, "case", where), "case", where),
+                      resolve_suit(suit, where=f"{where}: field 'suit'"))
+    if kind == "discard":
+        card = _string(_field(data, "card", where), "card", where)
+        return Discard(resolve_clue(card, where=f"{where}: field 'card'"))
+    milestone = _string(_field(data, "milestone", where), "milestone", where)
+    if milestone not in MILESTONES:
+        raise InputError(f"unknown milestone {milestone!r} (known: {', '.join(MILESTONES)})",
+                         where=f"{where}: field 'milestone'", field="milestone")
+    cards = _field(data, "cards", where)
+    if not isinstance(cards, list) or len(cards) > 5:
+        raise InputError(f"expected a list of 5 case ids, got {json_kind(cards)}",
+                         where=f"{where}: field 'cards'", field="cards")
+    return Claim(milestone, tuple(_string(c, f"cards[{i}]", where) for i, c in enumerate(cards)))
+
+
+#: the most uses a payment can list (every pool card used alone, mid-turn)
+MAX_USES = 12
+
+
+def _uses(value: Any, where: str) -> tuple[Use, ...]:
+    if not isinstance(value, list) or len(value) > MAX_USES:
+        raise InputError(f"expected a list of at most {MAX_USES} uses, got {json_kind(value)}",
+                         where=f"{where}: field 'uses'", field="uses")
+    out = []
+    for i, use in enumerate(value):
+        at = f"uses[{i}]"
+        if not isinstance(use, dict) or set(use) != {"cards", "as"}:
+            raise InputError('expected {"cards": [...], "as": suit}',
+                             where=f"{where}: field {at!r}", field="uses")
+        cards = use["cards"]
+        if not isinstance(cards, list) or not 1 <= len(cards) <= 3:
+            raise InputError(f"expected 1 to 3 clue cards, got {json_kind(cards)}",
+                             where=f"{where}: field '{at}.cards'", field="uses")
+        names = tuple(resolve_clue(_string(c, f"{at}.cards[{j}]", where),
+                                   where=f"{where}: field '{at}.cards[{j}]'")
+                      for j, c in enumerate(cards))
+        suit = resolve_suit(_string(use["as"], f"{at}.as", where),
+                            where=f"{where}: field '{at}.as'")
+        out.append((names, suit))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------- tables
+CELLS = tuple((r, c) for r in range(SIZE) for c in range(SIZE))
+DRAW = Draw()
+#: every Take action, made once (``legal_actions`` lists them without allocating)
+_TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
+          if prop != cell}
+#: the cells of each row and column, in order (refilled in that order)
+_LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
+          **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
+_MINDS = {line: MindPalace(line) for line in _LINES}
+_DISCARDS = {card: Discard(card) for card in CLUES}
+#: the steps at which Mycroft's and Irene's free actions may be played
+FREE_STEPS = ("start", "investigate", "discard")
+#: the most Claim choices ``legal_actions`` lists at a claim step
+CLAIM_CHOICES = 64
+DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
+#: payments already computed, by (due, pool); cleared when it holds this many
+PAY_CACHE = 1 << 15
+_PAY: dict = {}
+#: per card set (by id, the set kept alive): dues by (case id, sorted discounts)
+_DUES: dict[int, tuple[CardSet, dict]] = {}
+
+
+def _pay(due: dict[str, int], pool: list[str]) -> Payment | None:
+    """``payment.pay(due, pool)``, remembered (shared by every state: clones repeat it)."""
+    key = (tuple(due.items()), tuple(pool))
+    found = _PAY.get(key, _PAY)
+    if found is _PAY:
+        if len(_PAY) >= PAY_CACHE:
+            _PAY.clear()
+        found = _PAY[key] = pay(due, pool)
+    return found
+
+
+def _affords(due: dict[str, int], pool: list[str]) -> bool:
+    """Whether ``pool`` can pay ``due`` (``payment.short_by`` is 0; a remembered
+    payment answers at once)."""
+    found = _PAY.get((tuple(due.items()), tuple(pool)), _PAY)
+    if found is not _PAY:
+        return found is not None
+    return short_by(due, pool) == 0
+
+
+def _units_bound(due: dict[str, int], direct: dict[str, int], lestrades: int,
+                 sherlocks: int, size: int) -> bool:
+    """Whether the pool could cover ``due`` at best: each direct card pays 1 of its suit
+    up to what the suit owes, Lestrade 1, Sherlock 2, 3 of the other cards 1. A bound
+    only (it ignores which suit Sherlock pays): ``payment.pay`` decides."""
+    used = 0
+    for suit, n in due.items():
+        d = direct.get(suit, 0)
+        used += n if n < d else d
+    units = used + lestrades + 2 * sherlocks + (size - used - lestrades - sherlocks) // 3
+    return units >= sum(due.values())
+
+
+def _pool_counts(pool: list[str]) -> tuple[dict[str, int], int, int]:
+    """Per suit the cards that pay it directly (regular cards and Watson, Mycroft, Irene),
+    the Lestrades and the Sherlocks of ``pool``."""
+    direct: dict[str, int] = {}
+    lestrades = sherlocks = 0
+    for card in pool:
+        if card == SHERLOCK:
+            sherlocks += 1
+        elif card == LESTRADE:
+            lestrades += 1
+        else:
+            suit = ALLY_SUIT.get(card, card)
+            direct[suit] = direct.get(suit, 0) + 1
+    return direct, lestrades, sherlocks
+
+
+def use_pays(cards: tuple[str, ...], suit: str) -> int:
+    """How many units of ``suit`` one use of a payment pays (``payment``'s rules: a
+    regular card 1 of its suit, Sherlock 2 of any one suit, Lestrade 1 of any, Watson,
+    Mycroft and Irene 1 of their own suit, any 3 cards 1 of any); 0 for a use that is
+    no use (a card paying another suit, 2 cards)."""
+    if len(cards) == CROSS_REFERENCE:
+        return 1
+    if len(cards) != 1:
+        return 0
+    card = cards[0]
+    if card == SHERLOCK:
+        return SHERLOCK_PAYS
+    if card == LESTRADE:
+        return 1
+    return 1 if ALLY_SUIT.get(card, card) == suit else 0
+
+
+def _candidates(milestone: str, cards: list[SolvedCard]):
+    """Sets of 5 of ``cards`` worth asking ``milestones.satisfies`` about: for Case
+    Completion, 5 cards of one case; for Diversity, one card per category, the earliest
+    of each case in it."""
+    if milestone == COMPLETION:
+        for case in CASES:
+            yield from combinations([s for s in cards if s.card.case == case], MILESTONE_SIZE)
+        return
+    per = [list({s.card.case: s for s in reversed(cards) if s.card.category == k}.values())
+           for k in CATEGORIES]
+    yield from product(*per)
+
+
+class _Script:
+    """The chance results an ``Outcome`` fixes, consumed as the action deals."""
+
+    def __init__(self, outcome: Outcome):
+        if not isinstance(outcome, Outcome):
+            raise InputError(f"expected an Outcome, got {type(outcome).__name__}",
+                             field="outcome")
+        where = "outcome: field"
+        self.draws = [resolve_clue(_string(c, f"draws[{i}]", "outcome"),
+                                   where=f"{where} 'draws[{i}]'")
+                      for i, c in enumerate(outcome.draws)]
+        self.pick = None if outcome.pick is None else resolve_clue(
+            _string(outcome.pick, "pick", "outcome"), where=f"{where} 'pick'")
+        self.reveals = [None if c is None else _string(c, f"reveals[{i}]", "outcome")
+                        for i, c in enumerate(outcome.reveals)]
+        self.drawn = self.revealed = 0
+        self.picked = False
+
+    def draw(self, deck: list[str]) -> str:
+        if self.drawn >= len(self.draws):
+            raise InputError(f"the action deals more clue cards than the outcome's "
+                             f"{len(self.draws)} draws", field="draws")
+        card = self.draws[self.drawn]
+        self.drawn += 1
+        return _to_top(deck, card, f"{card} (draws[{self.drawn - 1}]) is not in the clue "
+                                   "deck", "draws")
+
+    def reveal(self, pile: list[str]) -> str | None:
+        more = self.revealed < len(self.reveals)
+        if not pile:
+            if more and self.reveals[self.revealed] is None:
+                self.revealed += 1
+            return None
+        if not more or self.reveals[self.revealed] is None:
+            raise InputError("the refill reveals the next case card of the pile: the outcome "
+                             "must name it", field="reveals")
+        case = self.reveals[self.revealed]
+        self.revealed += 1
+        return _to_top(pile, case, f"{case!r} (reveals[{self.revealed - 1}]) is not in the "
+                                   "pile below its top", "reveals")
+
+    def choose(self, cards: list[str]) -> int:
+        if self.pick is None:
+            raise InputError("the Mind Palace sends one card to the pool: the outcome must "
+                             "name it (pick)", field="pick")
+        if self.pick not in cards:
+            raise InputError(f"{self.pick} (pick) is not among the line's cards "
+                             f"({', '.join(cards)})", field="pick")
+        self.picked = True
+        return cards.index(self.pick)
+
+    def finish(self) -> None:
+        if self.drawn < len(self.draws):
+            raise InputError(f"the outcome lists {len(self.draws)} draws, the action deals "
+                             f"{self.drawn}", field="draws")
+        if self.revealed < len(self.reveals):
+            raise InputError(f"the outcome lists {len(self.reveals)} reveals, the action "
+                             f"reveals {self.revealed}", field="reveals")
+        if self.pick is not None and not self.picked:
+            raise InputError("the outcome names a pick, but the action is no Mind Palace",
+                             field="pick")
+
+
+def _to_top(cards: list[str], name: str, message: str, key: str) -> str:
+    """Move the last copy of ``name`` in ``cards`` to the end and pop it."""
+    for k in range(len(cards) - 1, -1, -1):
+        if cards[k] == name:
+            cards[k], cards[-1] = cards[-1], cards[k]
+            return cards.pop()
+    raise InputError(message, field=key)
+
+
+# ---------------------------------------------------------------------------------- state
+class State:
+    """One game of Deductions (2-4 players); see the module docstring for the rules and
+    the decisions. Seats are 0..n-1; ``players`` their names; ``turns`` the turns played;
+    ``step`` where the turn stands (``position.STEPS``)."""
+
+    def __init__(self, cards: CardSet, players: tuple[str, ...], chance_seed: int,
+                 cards_field: str | None = SHIPPED):
+        n = len(players)
+        self.cards = cards
+        self.players = players
+        self.n = n
+        self.cards_field = cards_field
+        self.chance_seed = chance_seed
+        self.grid: list[list[str | None]] = [[None] * SIZE for _ in range(SIZE)]
+        self.deck: list[str] = []  # the top is the last card
+        self.discard: list[str] = []
+        self.display = {key: [None] * SLOTS for key in DISPLAY}
+        self.piles: dict[str, list[str]] = {key: [] for key in DISPLAY}  # top last
+        self.pools: list[list[str]] = [[] for _ in range(n)]
+        self.solved: list[list[SolvedCard]] = [[] for _ in range(n)]
+        self.claimed: list[dict[str, tuple[str, ...]]] = [{} for _ in range(n)]
+        self.reserved: list[str | None] = [None] * n
+        self.scores = [0] * n
+        self.final_round = False
+        self.final_by: int | None = None
+        self.turns = 0
+        self.to_play = 0
+        self.step = "start"
+        self.used: frozenset[str] = frozenset()
+        #: per player: dues by case id (and its sorted discounts under None), until its
+        #: discounts change
+        self._dues: list[dict] = [{} for _ in range(n)]
+        self._legal: list | None = None
+        self._affordable: dict[str, dict[str, int]] = {}
+        self._take_keys: set = set()
+        self._claimable: dict[str, list[str]] | None = None
+        #: per player, the (solved, claimed) counts known to leave nothing claimable
+        self._quiet: list[tuple[int, int] | None] = [None] * n
+        self._script: _Script | None = None
+        self._last = Outcome()
+        self._draws: list[str] = []
+        self._pick: str | None = None
+        self._reveals: list[str | None] = []
+
+    # ------------------------------------------------------------------ queries
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int | None:
+        """The seat to play (None when the game is over)."""
+        return None if self.step == OVER else self.to_play
+
+    def is_over(self) -> bool:
+        return self.step == OVER
+
+    def points(self, player: int) -> int:
+        """Solved cards' points plus 3 per claimed milestone."""
+        return self.scores[self._seat(player)]
+
+    def winner(self) -> list[int] | None:
+        """None while the game goes on; else the winners' seats: the most points, then
+        the most Solutions, the most solved cards, the most clues in pool; still tied,
+        all of them."""
+        if self.step != OVER:
+            return None
+        keys = [self._rank(p) for p in range(self.n)]
+        best = max(keys)
+        return [p for p in range(self.n) if keys[p] == best]
+
+    def _rank(self, p: int) -> tuple[int, int, int, int]:
+        solutions = sum(1 for s in self.solved[p] if s.card.kind == SOLUTION)
+        return (self.scores[p], solutions, len(self.solved[p]), len(self.pools[p]))
+
+    def last_outcome(self) -> Outcome:
+        """The chance results of the last applied action (empty before any)."""
+        return self._last
+
+    def _seat(self, player: Any) -> int:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.n:
+            raise InputError(f"no player {player!r}: seats 0 to {self.n - 1}", field="player")
+        return player
+
+    def clone(self) -> "State":
+        """An independent copy (its own lists and chance seed; the caches of the current
+        step are shared: they are replaced, never changed)."""
+        c = State.__new__(State)
+        c.__dict__.update(self.__dict__)
+        c.grid = [row[:] for row in self.grid]
+        c.deck = self.deck[:]
+        c.discard = self.discard[:]
+        c.display = {k: v[:] for k, v in self.display.items()}
+        c.piles = {k: v[:] for k, v in self.piles.items()}
+        c.pools = [p[:] for p in self.pools]
+        c.solved = [s[:] for s in self.solved]
+        c.claimed = self.claimed[:]
+        c.reserved = self.reserved[:]
+        c.scores = self.scores[:]
+        c._dues = self._dues[:]
+        return c
+
+    # ------------------------------------------------------------------ observations
+    def observation(self, player: int) -> dict:
+        """The spec's position JSON as ``player`` sees it (``me``), with ``turn``:
+        ``{"number": turns played before this one, "step", "used_allies"}``."""
+        me = self._seat(player)
+        names = self.players
+        out: dict[str, Any] = {"game": GAME}
+        if self.cards_field is not None:
+            out["cards"] = self.cards_field
+        out.update({
+            "players": list(names), "me": names[me], "to_play": names[self.to_play],
+            "grid": [list(row) for row in self.grid],
+            "display": {k: list(v) for k, v in self.display.items()},
+            "pools": {names[i]: list(v) for i, v in enumerate(self.pools)},
+            "solved": {names[i]: [{"case": s.card.id, "discount": s.discount} for s in v]
+                       for i, v in enumerate(self.solved)},
+            "milestones": {names[i]: {m: list(v[m]) for m in MILESTONES if m in v}
+                           for i, v in enumerate(self.claimed)},
+            "reserved": {names[i]: r for i, r in enumerate(self.reserved)},
+            "discard": list(self.discard), "final_round": self.final_round,
+            "turn": {"number": self.turns, "step": self.step,
+                     "used_allies": [a for a in FREE_ALLIES if a in self.used]},
+        })
+        return out
+
+    def position(self, player: int) -> Position:
+        """``observation(player)`` as a ``Position`` (built directly, not parsed)."""
+        me = self._seat(player)
+        names = self.players
+        return Position(
+            cards=self.cards, players=names, me=names[me], to_play=names[self.to_play],
+            grid=tuple(tuple(row) for row in self.grid),
+            display={k: tuple(v) for k, v in self.display.items()},
+            pools={names[i]: tuple(v) for i, v in enumerate(self.pools)},
+            solved={names[i]: tuple(v) for i, v in enumerate(self.solved)},
+            milestones={names[i]: {m: v[m] for m in MILESTONES if m in v}
+                        for i, v in enumerate(self.claimed)},
+            reserved={names[i]: r for i, r in enumerate(self.reserved)},
+            discard=tuple(self.discard), final_round=self.final_round,
+            turn=Turn(self.turns, self.step, tuple(a for a in FREE_ALLIES if a in self.used)),
+            cards_field=self.cards_field)
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to play, in a fixed order (empty when over):
+        ``start``: Draw, one Solve per affordable case (display order, then the reserved
+        card; the cheapest payment), then the free actions; ``investigate``: the Takes
+        (``patterns.placements`` order), the Mind Palaces (rows, then columns), the free
+        actions; ``discard``: one Discard per distinct pool card (pool order), the free
+        actions; ``claim``: the Claim choices."""
+        if self._legal is None:
+            self._legal = self._list_legal()
+        return list(self._legal)
+
+    def _list_legal(self) -> list:
+        step = self.step
+        if step == START:
+            return [DRAW, *self._solves(), *self._free()]
+        if step == INVESTIGATE:
+            return [*self._takes(), *self._minds(), *self._free()]
+        if step == DISCARD:
+            pool = self.pools[self.to_play]
+            return [*(_DISCARDS[c] for c in dict.fromkeys(pool)), *self._free()]
+        if step == CLAIM:
+            return self._claims()
+        return []
+
+    def _targets(self, p: int) -> list[str]:
+        """The case ids ``p`` may solve: the display's (solutions, then red herrings, slot
+        order) and ``p``'s reserved card."""
+        out = [i for row in self.display.values() for i in row if i is not None]
+        if self.reserved[p] is not None:
+            out.append(self.reserved[p])
+        return out
+
+    def _due(self, p: int, case: str) -> dict[str, int]:
+        """What ``case`` costs ``p`` after its discounts (``payment.discounted_due``;
+        remembered per player until its discounts change)."""
+        dues = self._dues[p]
+        due = dues.get(case)
+        if due is None:
+            discounts = dues.get(None)  # the player's discounts, sorted, kept with its dues
+            if discounts is None:
+                discounts = dues[None] = tuple(sorted(s.discount for s in self.solved[p]))
+            cache = _DUES.setdefault(id(self.cards), (self.cards, {}))[1]
+            due = cache.get((case, discounts))
+            if due is None:
+                due = cache[(case, discounts)] = discounted_due(
+                    self.cards.by_id[case].cost_dict(), list(discounts))
+            dues[case] = due
+        return due
+
+    def _solves(self) -> list[Solve]:
+        p = self.to_play
+        pool = self.pools[p]
+        direct, lestrades, sherlocks = _pool_counts(pool)
+        size = len(pool)
+        frozen = pool[:]  # the listed Solves' payments are found from this pool
+        affordable: dict[str, dict[str, int]] = {}
+        out = []
+        fixed = lestrades + 2 * sherlocks
+        spare = size - lestrades - sherlocks
+        dues = self._dues[p]
+        for case in self._targets(p):
+            due = dues.get(case) or self._due(p, case)
+            # _units_bound inlined (the hot loop of random play)
+            used = total = 0
+            for suit, n in due.items():
+                d = direct.get(suit, 0)
+                used += n if n < d else d
+                total += n
+            if used + fixed + (spare - used) // 3 >= total and _affords(due, pool):
+                affordable[case] = due
+                out.append(_listed_solve(case, due, frozen))
+        self._affordable = affordable
+        return out
+
+    def _free(self) -> list:
+        p = self.to_play
+        pool = self.pools[p]
+        out: list = []
+        if MYCROFT in pool and MYCROFT not in self.used and self.reserved[p] is None:
+            out += [Reserve(i) for row in self.display.values() for i in row if i is not None]
+        if IRENE in pool and IRENE not in self.used:
+            out += [Rotate(s.card.id, suit) for s in self.solved[p] for suit in SUITS
+                    if suit != s.discount]
+        return out
+
+    def _takes(self) -> list[Take]:
+        propped_ok = bool(self.pools[self.to_play])
+        keys: dict = {}
+        for placement in placements(self.grid):
+            prop = placement.prop
+            if prop is not None and not propped_ok:
+                continue
+            for cell in placement.take:
+                keys[(cell, prop)] = None
+        self._take_keys = keys
+        return [_TAKES[k] for k in keys]
+
+    def _minds(self) -> list[MindPalace]:
+        grid = self.grid
+        return [m for line, m in _MINDS.items()
+                if any(grid[r][c] is not None for r, c in _LINES[line])]
+
+    def _uncommitted(self, p: int) -> list[SolvedCard]:
+        committed = {i for ids in self.claimed[p].values() for i in ids}
+        return [s for s in self.solved[p] if s.card.id not in committed]
+
+    def _claims(self) -> list[Claim]:
+        """``milestones.claimable``'s choice of each claimable milestone first, then the
+        other distinct choices (by the cases and categories committed; the earliest
+        cards of each), at most ``CLAIM_CHOICES`` in all."""
+        p = self.to_play
+        ready = self._ready(p)
+        cards = self._uncommitted(p)
+        out = {Claim(m, tuple(ids)): None for m, ids in ready.items()}
+        kinds = {(c.milestone, tuple(sorted((self.cards.by_id[i].case,
+                                             self.cards.by_id[i].category) for i in c.cards)))
+                 for c in out}
+        for m in ready:
+            for chosen in _candidates(m, cards):
+                if len(out) >= CLAIM_CHOICES:
+                    break
+                kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
+                if kind in kinds or not milestones.satisfies(m, list(chosen)):
+                    continue
+                kinds.add(kind)
+                out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
+        return list(out)
+
+    def _ready(self, p: int) -> dict[str, list[str]]:
+        """``milestones.claimable`` for ``p`` (remembered for the step)."""
+        if self._claimable is None:
+            self._claimable = milestones.claimable(self.solved[p], self.claimed[p])
+        return self._claimable
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: Action, outcome: Outcome | None = None) -> None:
+        """Play ``action`` for the player to play; an illegal one is an ``InputError``
+        with the reason and leaves the state as it was. ``outcome`` fixes the action's
+        chance results (each must be possible, else ``InputError`` naming it; the hidden
+        order is rearranged to agree); without it they come from the state's
+        ``random.Random``."""
+        if outcome is None:
+            self._apply(action)
+            return
+        before = self.clone()
+        self._script = _Script(outcome)
+        try:
+            self._apply(action)
+            self._script.finish()
+        except InputError:
+            self.__dict__.update(before.__dict__)
+            raise
+        finally:
+            self._script = None
+
+    def _apply(self, action: Action) -> None:
+        do = _DO.get(type(action))
+        if do is None:
+            raise InputError(f"not a Deductions action: {action!r}", field="action")
+        if self.step == OVER:
+            raise InputError("the game is over", field="action")
+        if self._legal is None:
+            self._legal = self._list_legal()
+        self._draws, self._pick, self._reveals = [], None, []
+        do(self, action)
+        self._last = Outcome(tuple(self._draws), self._pick, tuple(self._reveals))
+        self._legal = None
+
+    def _refuse(self, action: Action, why: str) -> InputError:
+        return InputError(f"{action!r} is not legal: {why} ({self.players[self.to_play]} "
+                          f"to play, step {self.step!r})", field="action")
+
+    def _need_step(self, action: Action, steps: tuple[str, ...], what: str) -> None:
+        if self.step not in steps:
+            raise self._refuse(action, f"{what} is played at step "
+                                       f"{' or '.join(repr(s) for s in steps)}")
+
+    # -- chance
+    def _random(self) -> random.Random:
+        """The state's ``random.Random`` for one chance event, made from ``chance_seed``,
+        which moves on (so a clone copies one integer)."""
+        r = random.Random(self.chance_seed)
+        self.chance_seed = r.getrandbits(64)
+        return r
+
+    def _deal(self) -> str | None:
+        """The top clue card of the deck (the discard pile shuffled into a new deck when
+        the deck is empty; None when both are)."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck, self.discard = self.discard, []
+            self._random().shuffle(self.deck)
+        card = self._script.draw(self.deck) if self._script else self.deck.pop()
+        self._draws.append(card)
+        return card
+
+    def _reveal(self, key: str) -> str | None:
+        """The next card of pile ``key`` (None when it is empty)."""
+        pile = self.piles[key]
+        if self._script:
+            case = self._script.reveal(pile)
+        else:
+            case = pile.pop() if pile else None
+        self._reveals.append(case)
+        return case
+
+    def _leave_display(self, case: str) -> None:
+        """``case`` leaves the display: a dealt slot takes the pile's top, the pile's next
+        card becomes the visible top (a gap when the pile is empty)."""
+        for key, row in self.display.items():
+            if case in row:
+                j = row.index(case)
+                if j:
+                    row[j] = row[0]
+                row[0] = self._reveal(key)
+                return
+        raise AssertionError(case)  # pragma: no cover
+
+    def _leave_pool(self, p: int, card: str) -> None:
+        self.pools[p].remove(card)
+        if card in self.used:
+            self.used = self.used - {card}
+
+    # -- the actions
+    def _do_draw(self, action: Draw) -> None:
+        self._need_step(action, (START,), "a draw (Obtain Clues, step 1)")
+        card = self._deal()
+        if card is not None:
+            self.pools[self.to_play].append(card)
+        self.step = INVESTIGATE
+        if all(c is None for row in self.grid for c in row):
+            self._end_turn()  # nothing to investigate
+
+    def _do_take(self, action: Take) -> None:
+        self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
+        if (action.cell, action.prop) not in self._take_keys:
+            how = "exact placement" if action.prop is None else \
+                f"placement propped at {action.prop} (with a pool card)"
+            raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
+        r, c = action.cell
+        self.pools[self.to_play].append(self.grid[r][c])
+        self.grid[r][c] = None
+        self.grid[r][c] = self._deal()
+        self._end_turn()
+
+    def _do_mind_palace(self, action: MindPalace) -> None:
+        self._need_step(action, (INVESTIGATE,), "the Mind Palace (Obtain Clues, step 2B)")
+        cells = _LINES.get(action.line)
+        grid = self.grid
+        cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
+        if not cards:
+            raise self._refuse(action, "the line has no card" if cells else "no such line")
+        k = self._script.choose(cards) if self._script else self._random().randrange(len(cards))
+        self._pick = cards.pop(k)
+        self.pools[self.to_play].append(self._pick)
+        self.discard.extend(cards)
+        for r, c in cells:
+            grid[r][c] = None
+        for r, c in cells:
+            grid[r][c] = self._deal()
+        self._end_turn()
+
+    def _do_solve(self, action: Solve) -> None:
+        self._need_step(action, (START,), "a Solve")
+        p = self.to_play
+        if action.case not in self._targets(p):
+            raise self._refuse(action, f"{action.case!r} is neither in the display nor "
+                                       "reserved by the player")
+        due = self._affordable.get(action.case)
+        if due is None:
+            raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
+                                       f"{self._due(p, action.case)})")
+        spent = self._check_payment(action, _pay(due, self.pools[p]))
+        for card in spent:
+            self._leave_pool(p, card)
+        self.discard.extend(spent)
+        if WATSON in spent:
+            card = self._deal()
+            if card is not None:
+                self.pools[p].append(card)
+        if self.reserved[p] == action.case:
+            self.reserved[p] = None
+        else:
+            self._leave_display(action.case)
+        card = self.cards.by_id[action.case]
+        self.solved[p].append(SolvedCard(card, card.discount))
+        self.scores[p] += card.points
+        self._dues[p] = {}
+        self._end_turn()
+
+    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
+        """The cards ``action``'s uses spend, once checked: each use a legal one
+        (``use_pays``), the cards in the pool, the due covered; no uses: the cheapest
+        payment."""
+        if not action.uses or action.uses == tuple(cheapest.uses):
+            return [card for cards, _ in cheapest.uses for card in cards]
+        due = dict(self._due(self.to_play, action.case))
+        spent: list[str] = []
+        for i, (cards, suit) in enumerate(action.uses):
+            units = use_pays(cards, suit)
+            if not units:
+                raise self._refuse(action, f"use {i + 1} ({' + '.join(cards)} as {suit}) pays "
+                                           "nothing")
+            if suit in due:
+                due[suit] -= units
+            spent += cards
+        pool = Counter(self.pools[self.to_play])
+        pool.subtract(spent)
+        short = [c for c, k in pool.items() if k < 0]
+        if short:
+            raise self._refuse(action, f"the payment spends more {short[0]} than the pool holds")
+        owed = {s: n for s, n in due.items() if n > 0}
+        if owed:
+            raise self._refuse(action, "the payment leaves "
+                                       + ", ".join(f"{n} {s}" for s, n in owed.items())
+                                       + " unpaid")
+        return spent
+
+    def _do_reserve(self, action: Reserve) -> None:
+        self._need_step(action, FREE_STEPS, "Mycroft Holmes's free action")
+        if action not in self._legal:
+            raise self._refuse(action, self._free_why(MYCROFT, "a visible case card"))
+        self.reserved[self.to_play] = action.case
+        self.used = self.used | {MYCROFT}
+        self._leave_display(action.case)
+
+    def _do_rotate(self, action: Rotate) -> None:
+        self._need_step(action, FREE_STEPS, "Irene Adler's free action")
+        if action not in self._legal:
+            raise self._refuse(action, self._free_why(IRENE, "one of the player's solved "
+                                                             "cards, to another suit"))
+        p = self.to_play
+        self.solved[p] = [SolvedCard(s.card, action.suit) if s.card.id == action.case else s
+                          for s in self.solved[p]]
+        self.used = self.used | {IRENE}
+        self._dues[p] = {}
+
+    def _free_why(self, ally: str, what: str) -> str:
+        p = self.to_play
+        if ally not in self.pools[p]:
+            return f"{ally} is not in the pool"
+        if ally in self.used:
+            return f"{ally}'s free action is used while {ally} stays in the pool"
+        if ally == MYCROFT and self.reserved[p] is not None:
+            return f"a case card is reserved already ({self.reserved[p]!r})"
+        return f"it takes {what}"
+
+    def _do_discard(self, action: Discard) -> None:
+        self._need_step(action, (DISCARD,), "a discard (pool over 10 at the end of a turn)")
+        p = self.to_play
+        if action.card not in self.pools[p]:
+            raise self._refuse(action, f"{action.card} is not in the pool")
+        self._leave_pool(p, action.card)
+        self.discard.append(action.card)
+        if len(self.pools[p]) <= POOL_LIMIT:
+            self._claim_or_finish()
+
+    def _do_claim(self, action: Claim) -> None:
+        self._need_step(action, (CLAIM,), "a milestone claim")
+        p = self.to_play
+        ready = self._ready(p)
+        if action.milestone not in ready:
+            raise self._refuse(action, f"{action.milestone} cannot be claimed now")
+        mine = {s.card.id: s for s in self._uncommitted(p)}
+        ids = set(action.cards)
+        if len(ids) != len(action.cards) or not ids <= set(mine):
+            raise self._refuse(action, "it takes distinct uncommitted solved cards of the player")
+        chosen = [s for s in self.solved[p] if s.card.id in ids]
+        if not milestones.satisfies(action.milestone, chosen):
+            raise self._refuse(action, f"these cards do not satisfy {action.milestone}")
+        self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
+        self.scores[p] += MILESTONE_BONUS
+        self._claimable = None
+        if not self._ready(p):
+            self._finish_turn()
+
+    # -- the end of a turn
+    def _end_turn(self) -> None:
+        """After Obtain Clues or a Solve: the discard step, the claim step, the next turn."""
+        if len(self.pools[self.to_play]) > POOL_LIMIT:
+            self.step = DISCARD
+            return
+        self._claim_or_finish()
+
+    def _claim_or_finish(self) -> None:
+        p = self.to_play
+        self._claimable = None
+        claimed = self.claimed[p]
+        key = (len(self.solved[p]), len(claimed))  # what claimable depends on
+        if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
+                and self._quiet[p] != key):
+            if self._ready(p):
+                self.step = CLAIM
+                return
+            self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
+        p = self.to_play
+        self.turns += 1
+        self._claimable = None
+        if not self.final_round and self.scores[p] >= WIN_POINTS:
+            self.final_round, self.final_by = True, p
+        nxt = (p + 1) % self.n
+        if (self.final_round and nxt == self.final_by) or self.turns >= ROUND_CAP * self.n:
+            self.step = OVER
+            return
+        self.to_play, self.step = nxt, START
+
+
+_DO = {Draw: State._do_draw, Take: State._do_take, MindPalace: State._do_mind_palace,
+       Solve: State._do_solve, Reserve: State._do_reserve, Rotate: State._do_rotate,
+       Discard: State._do_discard, Claim: State._do_claim}
+
+
+# ---------------------------------------------------------------------------------- setup
+def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
+             names: list[str] | None = None) -> State:
+    """A new game: the clue deck and both case piles shuffled with ``random.Random(seed)``
+    (which then seeds the state's later chance: reshuffles, Mind Palace picks), 16 clues
+    dealt to the grid row by row, 3 cards of each pile beside its face-up top; seat 0
+    plays first. ``cards``: the shipped set by default; ``names``: the players' names
+    (default Ann, Ben, Cat, Dan; as many as ``players``)."""
+    if not isinstance(players, int) or isinstance(players, bool) or \
+            not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InputError(f"the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
+                         f"{players!r}", field="players")
+    if names is None:
+        names = list(DEFAULT_NAMES[:players])
+    names = check_players(list(names), "names")
+    if len(names) != players:
+        raise InputError(f"{len(names)} names for {players} players", field="names")
+    cards = shipped_cards() if cards is None else cards
+    rng = random.Random(seed)
+    state = State(cards, names, 0, cards.source)
+    deck = clue_deck()
+    rng.shuffle(deck)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            state.grid[r][c] = deck.pop()
+    state.deck = deck
+    for key, kind in DISPLAY.items():
+        pile = [c.id for c in cards.of_kind(kind)]
+        rng.shuffle(pile)
+        row = state.display[key]
+        for j in range(1, SLOTS):
+            row[j] = pile.pop()
+        row[0] = pile.pop()
+        state.piles[key] = pile
+    state.chance_seed = rng.getrandbits(64)
+    return state
+
+
+def from_position(position: Position, rng: random.Random) -> State:
+    """A state agreeing with everything ``position`` shows, its hidden parts (the deck's
+    order, the piles' orders below their tops) drawn uniformly with ``rng``; its later
+    chance is seeded from ``rng``. Without a ``turn`` field the
+    turn is the position's ``step`` with no free action used; turns played 0."""
+    players = position.players
+    state = State(position.cards, players, rng.getrandbits(64), position.cards_field)
+    state.grid = [list(row) for row in position.grid]
+    deck = list(position.deck_counts().elements())
+    rng.shuffle(deck)
+    state.deck = deck
+    state.discard = list(position.discard)
+    state.display = {k: list(v) for k, v in position.display.items()}
+    for key, hidden in position.piles().items():
+        rng.shuffle(hidden)
+        state.piles[key] = hidden
+    state.pools = [list(position.pools[p]) for p in players]
+    state.solved = [list(position.solved[p]) for p in players]
+    state.claimed = [dict(position.milestones[p]) for p in players]
+    state.reserved = [position.reserved[p] for p in players]
+    state.scores = [position.points(p) for p in players]
+    state.final_round = position.final_round
+    by = position.final_by()
+    state.final_by = None if by is None else players.index(by)
+    turn = position.turn or Turn(0, position.step, ())
+    state.turns, state.step, state.used = turn.number, turn.step, frozenset(turn.used_allies)
+    state.to_play = players.index(position.to_play)
+    return state
