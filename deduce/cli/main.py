@@ -30,6 +30,8 @@ def cli() -> None:
 
 def _register() -> None:
     from deduce.cli.case import case
+    from deduce.cli.deductions import deductions
+    from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
     from deduce.cli.story import story
@@ -40,6 +42,8 @@ def _register() -> None:
     cli.add_command(story)
     cli.add_command(demo)
     cli.add_command(case)
+    deductions.add_command(deductions_table)
+    cli.add_command(deductions)
 
 
 _register()
