@@ -14,7 +14,7 @@ from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 from deduce.models.deductions.advice import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
 
 
-@click.command()
+@click.command(short_help="Bots play Deductions: each bot's win share with its 95% interval.")
 @click.option("--players", type=click.IntRange(2, 4), default=3, show_default=True,
               help="2, 3 or 4 players.")
 @selfplay_options(games=100, bots_help="One bot per seat, comma separated: random, greedy, "
@@ -82,7 +82,7 @@ def _show_selfplay(report) -> None:
 ROLLOUT_COUNT = WholeNumber(1, MAX_ROLLOUTS)
 
 
-@click.command()
+@click.command(short_help="Every legal action for me now, ranked by my chance to win.")
 @click.argument("position_file", metavar="POSITION", type=click.Path())
 @click.option("--rollouts", type=ROLLOUT_COUNT, default=ROLLOUTS, show_default=True,
               help=f"Rollouts per action (1 to {MAX_ROLLOUTS}; all actions together get at "

@@ -30,7 +30,9 @@ def cli() -> None:
 
 def _register() -> None:
     from deduce.cli.case import case
+    from deduce.cli.deductions import deductions
     from deduce.cli.deductions_play import register as register_deductions_play
+    from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
     from deduce.cli.story import story
@@ -41,7 +43,9 @@ def _register() -> None:
     cli.add_command(story)
     cli.add_command(demo)
     cli.add_command(case)
-    register_deductions_play(cli)  # last: joins the deductions group if one is registered
+    deductions.add_command(deductions_table)
+    cli.add_command(deductions)
+    register_deductions_play(cli)  # after the deductions group: selfplay and advise join it
 
 
 _register()

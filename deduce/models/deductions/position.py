@@ -214,8 +214,7 @@ class _Reader:
         self.where = where
 
     def fail(self, message: str, path: str) -> InputError:
-        top = path.split(".")[0].split("[")[0]
-        return InputError(message, where=f"{self.where}: field {path!r}", field=top)
+        return InputError(message, where=f"{self.where}: field {path!r}", field=_top(path))
 
     def string(self, value: Any, what: str, path: str) -> str:
         if not isinstance(value, str):
@@ -235,8 +234,18 @@ class _Reader:
         return value
 
     def name(self, value: Any, resolver: Callable[..., Any], what: str, path: str):
-        """``resolver(text, where=...)`` of a string ``value``."""
-        return resolver(self.string(value, what, path), where=f"{self.where}: field {path!r}")
+        """``resolver(text, where=...)`` of a string ``value`` (its error names the field)."""
+        text = self.string(value, what, path)
+        try:
+            return resolver(text, where=f"{self.where}: field {path!r}")
+        except InputError as exc:
+            exc.field = exc.field or _top(path)
+            raise
+
+
+def _top(path: str) -> str:
+    """The top-level field of a field path: ``pools`` of ``pools.Ann[3]``."""
+    return path.split(".")[0].split("[")[0]
 
 
 def parse_position(data: Any, where: str = "<position>", base: str | Path | None = None
@@ -368,7 +377,8 @@ def _per_player(r: _Reader, value: Any, players: tuple[str, ...], key: str,
     table = r.table(value, "one entry per player", key)
     found: dict[str, Any] = {}
     for name, v in table.items():
-        player = resolve(name, players, "player", where=f"{r.where}: field '{key}.{name}'")
+        player = r.name(name, lambda t, where: resolve(t, players, "player", where=where),
+                        "a player", f"{key}.{name}")
         if player in found:
             raise r.fail(f"{player} has two entries", f"{key}.{name}")
         found[player] = (name, v)
@@ -408,7 +418,8 @@ def _milestones(r: _Reader, value: Any, path: str, pos: Position, player: str
     out: dict[str, tuple[str, ...]] = {}
     committed: dict[str, str] = {}
     for key, ids in table.items():
-        m = resolve(key, MILESTONES, "milestone", where=f"{r.where}: field '{path}.{key}'")
+        m = r.name(key, lambda t, where: resolve(t, MILESTONES, "milestone", where=where),
+                   "a milestone", f"{path}.{key}")
         at = f"{path}.{key}"
         if m in out:
             raise r.fail(f"{m} is given twice", at)

@@ -17,7 +17,7 @@ satisfy (step ``claim``; ``milestones.claimable``), then the 15-point check: a p
 a turn with 15+ points starts the final round, each other player has one more turn, then
 the game ends. Winners: the most points, then the most Solutions, the most solved cards,
 the most clues in pool; still tied, all of them. An empty deck takes the discard pile
-shuffled (the state's ``random.Random``); with both empty, draws and refills are skipped
+shuffled (the state's chance); with both empty, draws and refills are skipped
 (the cell stays empty).
 
 Decisions where the rules leave it open:
@@ -38,16 +38,16 @@ Decisions where the rules leave it open:
   placement exists (then no ``Take`` is listed). A grid with no card at all skips step 2.
 - *A Solve* lists the cheapest payment (``payment.pay``); ``apply`` takes any payment whose
   uses are legal (``use_pays``), spend cards of the pool and cover the due (surplus lost);
-  the spent cards go to the discard pile in the order of the uses.
-  Two Solves are equal by their case; ``Solve(case)`` without uses pays the cheapest way. A Solve with Watson draws after paying (the spent
-  cards are already in the discard pile, so a reshuffle may bring them back), before the
-  display refill.
+  the spent cards go to the discard pile in the order of the uses. Two Solves are equal
+  by their case; ``Solve(case)`` without uses pays the cheapest way. A Solve with Watson
+  draws after paying (the spent cards are already in the discard pile, so a reshuffle may
+  bring them back), before the display refill.
 - *Claims*: at the claim step the player must claim (``legal_actions`` lists
   ``milestones.claimable``'s choice for each claimable milestone first, then the other
   distinct choices, the earliest cards of each case and category, at most
-  ``CLAIM_CHOICES``); ``apply`` takes any 5 uncommitted solved cards that satisfy a
-  claimable milestone. After a claim the step goes on while another milestone is
-  claimable with the cards left.
+  ``CLAIM_CHOICES``; the ids in solved order); ``apply`` takes any 5 uncommitted solved
+  cards, in any order, that satisfy a claimable milestone (committed in solved order).
+  After a claim the step goes on while another milestone is claimable with the cards left.
 - *The end of a turn*: the discard comes before the claims; the turn passes by itself once
   nothing is left to do. The 15 points count milestones claimed in that turn.
 - *ROUND_CAP*: after ``ROUND_CAP`` rounds (``ROUND_CAP x players`` turns) the game ends with
@@ -55,9 +55,11 @@ Decisions where the rules leave it open:
 - *Over*: at the step ``over`` ``to_play`` is the player of the last turn;
   ``current_player()`` is None.
 
-Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)`` and keeps
-it for reshuffles and Mind Palace picks; ``clone`` copies it. ``apply(action, outcome)``
-takes the chance results from an ``Outcome`` instead (the live table): ``draws`` every clue
+Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)``, which
+then seeds the state's own chance (``chance_seed``: each reshuffle or Mind Palace pick
+makes a ``random.Random`` from it and moves it on; ``clone`` copies it).
+``apply(action, outcome)`` takes the chance results from an ``Outcome`` instead (the live
+table): ``draws`` every clue
 card dealt from the deck during the action (the drawn card, the refills, Watson's draw) in
 order, ``pick`` the Mind Palace card, ``reveals`` the card each display refill reveals
 (None, or nothing, when its pile is empty); the hidden order is rearranged to agree.
@@ -66,22 +68,28 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import; payments are remembered by (due, pool);
-the deck is a list (top last). ``benchmarks/deductions_engine.py`` has the figures.
+and ``Discard`` object is made once at import; a listed Solve finds its payment when it
+is first read (affordability is ``payment.short_by``, after a quick bound); payments are
+remembered by (due, pool), dues by (case, discounts); whether a player has a claimable
+milestone is asked only when its solved or claimed cards changed; the deck is a list (top
+last); the state's chance is one integer, so ``clone`` copies lists only.
+``benchmarks/deductions_engine.py`` has the figures.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations
 from dataclasses import dataclass, field
+from itertools import combinations, product
 from typing import Any, Union
 
 from deduce.core.errors import InputError
 from deduce.models.deductions import milestones
 from deduce.models.deductions.cards import (
     ALLY_SUIT,
+    CASES,
+    CATEGORIES,
     CLUES,
     IRENE,
     LESTRADE,
@@ -102,6 +110,7 @@ from deduce.models.deductions.cards import (
     resolve_suit,
     shipped_cards,
 )
+from deduce.models.deductions.milestones import COMPLETION
 from deduce.models.deductions.patterns import placements
 from deduce.models.deductions.payment import (
     CROSS_REFERENCE,
@@ -109,6 +118,7 @@ from deduce.models.deductions.payment import (
     Payment,
     discounted_due,
     pay,
+    short_by,
 )
 from deduce.models.deductions.position import (
     DISPLAY,
@@ -174,14 +184,33 @@ class Solve:
     player; ``uses`` as ``payment.Payment.uses`` (each use: the pool cards spent together
     and the suit they pay). Two Solves are equal (and print) by their case alone: the
     payment is how, not what (``legal_actions`` lists the cheapest one; ``apply`` takes
-    any payment that covers the due, and no uses as the cheapest payment)."""
+    any payment that covers the due, and no uses as the cheapest payment). A listed
+    Solve finds its ``uses`` (``payment.pay``) when they are first read."""
 
     case: str
-    uses: tuple[Use, ...] = field(default=(), compare=False, repr=False)
+    uses: tuple[Use, ...] = field(default_factory=tuple, compare=False, repr=False)
 
     def to_json(self) -> dict:
         return {"action": "solve", "case": self.case,
                 "uses": [{"cards": list(cards), "as": suit} for cards, suit in self.uses]}
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for a listed Solve whose uses are not read yet (``_listed_solve``)
+        pending = self.__dict__.get("_pending") if name == "uses" else None
+        if pending is None:
+            raise AttributeError(name)
+        uses = tuple(_pay(*pending).uses)
+        object.__setattr__(self, "uses", uses)
+        return uses
+
+
+def _listed_solve(case: str, due: dict[str, int], pool: list[str]) -> Solve:
+    """``Solve(case, the cheapest payment of due from pool)``, the payment found when
+    first read (``legal_actions`` lists many Solves, a player plays one)."""
+    solve = object.__new__(Solve)
+    object.__setattr__(solve, "case", case)
+    object.__setattr__(solve, "_pending", (due, pool))
+    return solve
 
 
 @dataclass(frozen=True)
@@ -358,6 +387,7 @@ _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *C
 _LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
           **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
 _MINDS = {line: MindPalace(line) for line in _LINES}
+_ALL_MINDS = list(_MINDS.values())
 _DISCARDS = {card: Discard(card) for card in CLUES}
 #: the steps at which Mycroft's and Irene's free actions may be played
 FREE_STEPS = ("start", "investigate", "discard")
@@ -367,6 +397,8 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
 #: payments already computed, by (due, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
+#: per card set (by id, the set kept alive): dues by (case id, sorted discounts)
+_DUES: dict[int, tuple[CardSet, dict]] = {}
 
 
 def _pay(due: dict[str, int], pool: list[str]) -> Payment | None:
@@ -380,17 +412,13 @@ def _pay(due: dict[str, int], pool: list[str]) -> Payment | None:
     return found
 
 
-def _units_bound(due: dict[str, int], direct: dict[str, int], lestrades: int,
-                 sherlocks: int, size: int) -> bool:
-    """Whether the pool could cover ``due`` at best: each direct card pays 1 of its suit
-    up to what the suit owes, Lestrade 1, Sherlock 2, 3 of the other cards 1. A bound
-    only (it ignores which suit Sherlock pays): ``payment.pay`` decides."""
-    used = 0
-    for suit, n in due.items():
-        d = direct.get(suit, 0)
-        used += n if n < d else d
-    units = used + lestrades + 2 * sherlocks + (size - used - lestrades - sherlocks) // 3
-    return units >= sum(due.values())
+def _affords(due: dict[str, int], pool: list[str]) -> bool:
+    """Whether ``pool`` can pay ``due`` (``payment.short_by`` is 0; a remembered
+    payment answers at once)."""
+    found = _PAY.get((tuple(due.items()), tuple(pool)), _PAY)
+    if found is not _PAY:
+        return found is not None
+    return short_by(due, pool) == 0
 
 
 def _pool_counts(pool: list[str]) -> tuple[dict[str, int], int, int]:
@@ -424,6 +452,19 @@ def use_pays(cards: tuple[str, ...], suit: str) -> int:
     if card == LESTRADE:
         return 1
     return 1 if ALLY_SUIT.get(card, card) == suit else 0
+
+
+def _candidates(milestone: str, cards: list[SolvedCard]):
+    """Sets of 5 of ``cards`` worth asking ``milestones.satisfies`` about: for Case
+    Completion, 5 cards of one case; for Diversity, one card per category, the earliest
+    of each case in it."""
+    if milestone == COMPLETION:
+        for case in CASES:
+            yield from combinations([s for s in cards if s.card.case == case], MILESTONE_SIZE)
+        return
+    per = [list({s.card.case: s for s in reversed(cards) if s.card.category == k}.values())
+           for k in CATEGORIES]
+    yield from product(*per)
 
 
 class _Script:
@@ -504,14 +545,14 @@ class State:
     the decisions. Seats are 0..n-1; ``players`` their names; ``turns`` the turns played;
     ``step`` where the turn stands (``position.STEPS``)."""
 
-    def __init__(self, cards: CardSet, players: tuple[str, ...], rng: random.Random,
+    def __init__(self, cards: CardSet, players: tuple[str, ...], chance_seed: int,
                  cards_field: str | None = SHIPPED):
         n = len(players)
         self.cards = cards
         self.players = players
         self.n = n
         self.cards_field = cards_field
-        self.rng = rng
+        self.chance_seed = chance_seed
         self.grid: list[list[str | None]] = [[None] * SIZE for _ in range(SIZE)]
         self.deck: list[str] = []  # the top is the last card
         self.discard: list[str] = []
@@ -528,11 +569,15 @@ class State:
         self.to_play = 0
         self.step = "start"
         self.used: frozenset[str] = frozenset()
-        self._dues: list[dict[str, dict[str, int]]] = [{} for _ in range(n)]
+        #: per player: dues by case id (and its sorted discounts under None), until its
+        #: discounts change
+        self._dues: list[dict] = [{} for _ in range(n)]
         self._legal: list | None = None
-        self._payments: dict[str, Payment] = {}
+        self._affordable: dict[str, dict[str, int]] = {}
         self._take_keys: set = set()
         self._claimable: dict[str, list[str]] | None = None
+        #: per player, the (solved, claimed) counts known to leave nothing claimable
+        self._quiet: list[tuple[int, int] | None] = [None] * n
         self._script: _Script | None = None
         self._last = Outcome()
         self._draws: list[str] = []
@@ -578,8 +623,8 @@ class State:
         return player
 
     def clone(self) -> "State":
-        """An independent copy (its own lists and ``random.Random``; the caches of the
-        current step are shared: they are replaced, never changed)."""
+        """An independent copy (its own lists and chance seed; the caches of the current
+        step are shared: they are replaced, never changed)."""
         c = State.__new__(State)
         c.__dict__.update(self.__dict__)
         c.grid = [row[:] for row in self.grid]
@@ -593,8 +638,6 @@ class State:
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
         c._dues = self._dues[:]
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
         return c
 
     # ------------------------------------------------------------------ observations
@@ -673,12 +716,20 @@ class State:
         return out
 
     def _due(self, p: int, case: str) -> dict[str, int]:
-        """What ``case`` costs ``p`` after its discounts (``payment.discounted_due``)."""
+        """What ``case`` costs ``p`` after its discounts (``payment.discounted_due``;
+        remembered per player until its discounts change)."""
         dues = self._dues[p]
         due = dues.get(case)
         if due is None:
-            due = dues[case] = discounted_due(self.cards.by_id[case].cost_dict(),
-                                              [s.discount for s in self.solved[p]])
+            discounts = dues.get(None)  # the player's discounts, sorted, kept with its dues
+            if discounts is None:
+                discounts = dues[None] = tuple(sorted(s.discount for s in self.solved[p]))
+            cache = _DUES.setdefault(id(self.cards), (self.cards, {}))[1]
+            due = cache.get((case, discounts))
+            if due is None:
+                due = cache[(case, discounts)] = discounted_due(
+                    self.cards.by_id[case].cost_dict(), list(discounts))
+            dues[case] = due
         return due
 
     def _solves(self) -> list[Solve]:
@@ -686,17 +737,26 @@ class State:
         pool = self.pools[p]
         direct, lestrades, sherlocks = _pool_counts(pool)
         size = len(pool)
-        payments: dict[str, Payment] = {}
+        frozen = pool[:]  # the listed Solves' payments are found from this pool
+        affordable: dict[str, dict[str, int]] = {}
         out = []
+        fixed = lestrades + 2 * sherlocks
+        spare = size - lestrades - sherlocks
+        dues = self._dues[p]
         for case in self._targets(p):
-            due = self._due(p, case)
-            if not _units_bound(due, direct, lestrades, sherlocks, size):
-                continue
-            paid = _pay(due, pool)
-            if paid is not None:
-                payments[case] = paid
-                out.append(Solve(case, tuple(paid.uses)))
-        self._payments = payments
+            due = dues.get(case) or self._due(p, case)
+            # a quick bound first: each direct card pays 1 of its suit up to what the suit
+            # owes, Lestrade 1, Sherlock 2, 3 of the other cards 1 (it ignores which suit
+            # Sherlock pays); ``payment.short_by`` decides
+            used = total = 0
+            for suit, n in due.items():
+                d = direct.get(suit, 0)
+                used += n if n < d else d
+                total += n
+            if used + fixed + (spare - used) // 3 >= total and _affords(due, pool):
+                affordable[case] = due
+                out.append(_listed_solve(case, due, frozen))
+        self._affordable = affordable
         return out
 
     def _free(self) -> list:
@@ -724,6 +784,9 @@ class State:
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
+        if None not in grid[0] and None not in grid[1] and None not in grid[2] \
+                and None not in grid[3]:
+            return _ALL_MINDS
         return [m for line, m in _MINDS.items()
                 if any(grid[r][c] is not None for r, c in _LINES[line])]
 
@@ -743,14 +806,14 @@ class State:
                                              self.cards.by_id[i].category) for i in c.cards)))
                  for c in out}
         for m in ready:
-            for chosen in combinations(cards, MILESTONE_SIZE):
+            for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
                     break
                 kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
                 if kind in kinds or not milestones.satisfies(m, list(chosen)):
                     continue
                 kinds.add(kind)
-                out[Claim(m, tuple(s.card.id for s in chosen))] = None
+                out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
         return list(out)
 
     def _ready(self, p: int) -> dict[str, list[str]]:
@@ -803,6 +866,13 @@ class State:
                                        f"{' or '.join(repr(s) for s in steps)}")
 
     # -- chance
+    def _random(self) -> random.Random:
+        """The state's ``random.Random`` for one chance event, made from ``chance_seed``,
+        which moves on (so a clone copies one integer)."""
+        r = random.Random(self.chance_seed)
+        self.chance_seed = r.getrandbits(64)
+        return r
+
     def _deal(self) -> str | None:
         """The top clue card of the deck (the discard pile shuffled into a new deck when
         the deck is empty; None when both are)."""
@@ -810,7 +880,7 @@ class State:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
+            self._random().shuffle(self.deck)
         card = self._script.draw(self.deck) if self._script else self.deck.pop()
         self._draws.append(card)
         return card
@@ -871,7 +941,7 @@ class State:
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
         if not cards:
             raise self._refuse(action, "the line has no card" if cells else "no such line")
-        k = self._script.choose(cards) if self._script else self.rng.randrange(len(cards))
+        k = self._script.choose(cards) if self._script else self._random().randrange(len(cards))
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
@@ -887,11 +957,11 @@ class State:
         if action.case not in self._targets(p):
             raise self._refuse(action, f"{action.case!r} is neither in the display nor "
                                        "reserved by the player")
-        paid = self._payments.get(action.case)
-        if paid is None:
+        due = self._affordable.get(action.case)
+        if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
                                        f"{self._due(p, action.case)})")
-        spent = self._check_payment(action, paid)
+        spent = self._check_payment(action, _pay(due, self.pools[p]))
         for card in spent:
             self._leave_pool(p, card)
         self.discard.extend(spent)
@@ -996,6 +1066,14 @@ class State:
             self._finish_turn()
 
     # -- the end of a turn
+    def _settle(self) -> None:
+        """Move past a step with nothing to do (a hand-entered position's): a claim step
+        with nothing claimable, an investigate step with an empty grid."""
+        if self.step == CLAIM and not self._ready(self.to_play):
+            self._finish_turn()
+        elif self.step == INVESTIGATE and all(c is None for row in self.grid for c in row):
+            self._end_turn()
+
     def _end_turn(self) -> None:
         """After Obtain Clues or a Solve: the discard step, the claim step, the next turn."""
         if len(self.pools[self.to_play]) > POOL_LIMIT:
@@ -1007,10 +1085,13 @@ class State:
         p = self.to_play
         self._claimable = None
         claimed = self.claimed[p]
-        if len(claimed) < len(MILESTONES) and len(self.solved[p]) - MILESTONE_SIZE * len(
-                claimed) >= MILESTONE_SIZE and self._ready(p):
-            self.step = CLAIM
-            return
+        key = (len(self.solved[p]), len(claimed))  # what claimable depends on
+        if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
+                and self._quiet[p] != key):
+            if self._ready(p):
+                self.step = CLAIM
+                return
+            self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
         self._finish_turn()
 
     def _finish_turn(self) -> None:
@@ -1035,7 +1116,7 @@ _DO = {Draw: State._do_draw, Take: State._do_take, MindPalace: State._do_mind_pa
 def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
              names: list[str] | None = None) -> State:
     """A new game: the clue deck and both case piles shuffled with ``random.Random(seed)``
-    (which then serves the state's later chance: reshuffles, Mind Palace picks), 16 clues
+    (which then seeds the state's later chance: reshuffles, Mind Palace picks), 16 clues
     dealt to the grid row by row, 3 cards of each pile beside its face-up top; seat 0
     plays first. ``cards``: the shipped set by default; ``names``: the players' names
     (default Ann, Ben, Cat, Dan; as many as ``players``)."""
@@ -1050,7 +1131,7 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
         raise InputError(f"{len(names)} names for {players} players", field="names")
     cards = shipped_cards() if cards is None else cards
     rng = random.Random(seed)
-    state = State(cards, names, rng, cards.source)
+    state = State(cards, names, 0, cards.source)
     deck = clue_deck()
     rng.shuffle(deck)
     for r in range(SIZE):
@@ -1065,17 +1146,17 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
             row[j] = pile.pop()
         row[0] = pile.pop()
         state.piles[key] = pile
+    state.chance_seed = rng.getrandbits(64)
     return state
 
 
 def from_position(position: Position, rng: random.Random) -> State:
     """A state agreeing with everything ``position`` shows, its hidden parts (the deck's
-    order, the piles' orders below their tops) drawn uniformly with ``rng``; its own
-    ``random.Random`` (later chance) is seeded from ``rng``. Without a ``turn`` field the
+    order, the piles' orders below their tops) drawn uniformly with ``rng``; its later
+    chance is seeded from ``rng``. Without a ``turn`` field the
     turn is the position's ``step`` with no free action used; turns played 0."""
     players = position.players
-    state = State(position.cards, players, random.Random(rng.getrandbits(64)),
-                  position.cards_field)
+    state = State(position.cards, players, rng.getrandbits(64), position.cards_field)
     state.grid = [list(row) for row in position.grid]
     deck = list(position.deck_counts().elements())
     rng.shuffle(deck)
@@ -1096,4 +1177,5 @@ def from_position(position: Position, rng: random.Random) -> State:
     turn = position.turn or Turn(0, position.step, ())
     state.turns, state.step, state.used = turn.number, turn.step, frozenset(turn.used_allies)
     state.to_play = players.index(position.to_play)
+    state._settle()
     return state
