@@ -4,6 +4,7 @@ the rollout cap, and the words that say why the best one is best."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -81,3 +82,38 @@ def test_why_names_the_chance_and_the_next_best():
         "(hound-suspect, 3 points) becomes affordable with it (1 clue short now). Estimated "
         "chance to win 55% ± 4 over 24 rollouts; next best, take the Writings at row 1, "
         "column 1: 40%.")
+
+
+def test_advise_ranks_every_distinct_legal_action_the_same_way_for_a_seed():
+    from deduce.models.deductions import rules
+    from deduce.models.deductions.bots import distinct
+
+    pos = parse_position(position("investigate"))
+    advice = advise(pos, rollouts=3, seed=5)
+    legal = distinct(rules.from_position(pos, random.Random(0)).legal_actions())
+    assert sorted(map(repr, (e.action for e in advice.estimates))) == sorted(map(repr, legal))
+    assert [e.p_win for e in advice.estimates] == sorted((e.p_win for e in advice.estimates),
+                                                         reverse=True)
+    assert all(e.rollouts == 3 and 0 <= e.p_win <= 1 and e.stderr >= 0 for e in advice.estimates)
+    assert advise(pos, rollouts=3, seed=5) == advice
+    doc = advice.to_json()
+    assert doc["best"]["why"] == advice.why and json.loads(json.dumps(doc)) == doc
+
+
+def test_advice_is_for_me_on_my_turn_of_a_game_not_over():
+    from deduce.models.deductions.bots import make_bot
+    from deduce.models.deductions.rules import new_game
+
+    other = position()
+    other["to_play"] = "Ben"
+    del other["turn"]
+    with pytest.raises(InputError, match="it is Ben's turn, not Ann's"):
+        advise(parse_position(other), 2)
+    state, bot = new_game(3, players=3), make_bot("greedy")
+    while not state.is_over():
+        state.apply(bot.decide(state.observation(state.current_player()),
+                               state.legal_actions(), None))
+    seen = state.position(0)
+    last = state.position(seen.players.index(seen.to_play))
+    with pytest.raises(InputError, match="the game is over: nothing is left to advise"):
+        advise(last, 2)

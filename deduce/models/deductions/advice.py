@@ -47,10 +47,10 @@ from deduce.models.deductions.milestones import max_bonus
 from deduce.models.deductions.position import WIN_POINTS, Position
 
 #: rollouts per action by default, and the most one may ask for
-ROLLOUTS = 24
+ROLLOUTS = 32
 MAX_ROLLOUTS = 1000
 #: the most rollouts of all actions together, and the fewest per action when it cuts
-TOTAL_ROLLOUTS = 240
+TOTAL_ROLLOUTS = 400
 MIN_ROLLOUTS = 4
 #: greedy turns each rollout plays past the action before its leaf is scored
 ADVICE_DEPTH = 6
@@ -228,7 +228,7 @@ def _pool_change(view: View, scorer: Scorer, action: Any) -> str:
         pool = list(view.pool)
         pool.remove(action.card)
         return _loss(view, scorer, pool)
-    cards = [c for c in line_cards(view.grid, action.line) if c is not None]
+    cards = line_cards(view.grid, action.line)
     return f"one of {', '.join(cards)} at random, the other three discarded"
 
 

@@ -27,9 +27,10 @@ Bots (``make_bot(name)``, names in ``BOTS``):
   numbers), applies the candidate, lets every seat play greedy for ``DEPTH`` more turns
   (or to the end) and scores the leaf (``leaf_value``: a win 1, a loss 0; else my chance
   by ``leaf_chance``, a softmax of the seats' points and potentials fitted to greedy
-  games). It plays the
-  candidate with the best mean, the greedy's order breaking ties; the discard and claim
-  steps are the greedy's.
+  games). It plays the candidate with the best mean, the greedy's order breaking ties;
+  the discard and claim steps are the greedy's. Measured (``benchmarks/deductions_selfplay.py``):
+  3 candidates x 4 samples x 4 turns beat 2 candidates or 3 turns clearly (3 turns stop
+  before my next turn) and cost half of 6 samples x 6 turns for as strong a play.
 
 Greedy and the search read the observation through ``view_of`` (a ``View``: my pool,
 solved cards, milestones, the cases I may solve); ``payment.short_by`` results are kept in
@@ -92,8 +93,8 @@ MEMO_CAP = 200_000
 class View:
     """What the bots read of an observation: who I am, the step, the grid, my pool, my
     solved cards (with their discount suits), my claimed milestones, the cases I may solve
-    (``targets``: the visible display, then my reserved case), everyone's points and the
-    free Allies already used this turn."""
+    (``targets``: the visible display, then my reserved case), my reserved case,
+    everyone's points and the players in seating order."""
 
     me: str
     step: str
@@ -260,7 +261,8 @@ def _kind(action: Any) -> str:
 
 
 class Greedy:
-    """The greedy policy's scores (``rank``) and its choice (``decide``)."""
+    """The greedy policy's scores (``rank``) and its choice (``decide``: deterministic, the
+    ``rng`` is not used)."""
 
     name = "greedy"
 
@@ -303,6 +305,8 @@ def _score(view: View, scorer: Scorer, action: Any) -> float:
         return scorer.potential([*pool, view.grid[r][c]])
     if kind == "MindPalace":
         cards = line_cards(view.grid, action.line)
+        if not cards:
+            return scorer.potential(pool)
         return sum(scorer.potential([*pool, c]) for c in cards) / len(cards)
     if kind == "Discard":
         return scorer.potential(_without(pool, [action.card]))
@@ -316,11 +320,11 @@ def _score(view: View, scorer: Scorer, action: Any) -> float:
     return 0.0
 
 
-def line_cards(grid, line) -> list[str | None]:
+def line_cards(grid, line) -> list[str]:
     """The cards of a Mind Palace line (``("row", i)`` or ``("column", i)``), gaps left out."""
     axis, i = line
     cells = grid[i] if axis == "row" else [row[i] for row in grid]
-    return [c for c in cells if c is not None] or [None]
+    return [c for c in cells if c is not None]
 
 
 def _reserve_score(view: View, scorer: Scorer, case: str) -> float:
