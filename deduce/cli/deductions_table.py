@@ -173,7 +173,7 @@ def print_compact(session) -> None:
 
 
 def print_patterns(data) -> None:
-    from deduce.models.deductions.table import cell_name
+    from deduce.models.deductions.position import cell_name
 
     if not data["placements"]:
         out.print("no pattern on the grid")

@@ -2,8 +2,8 @@
 milestones and odds. Every view fits a terminal of 80 columns; user text (player names,
 card ids, names and titles of a user's set) is shown literally (``literal``/``esc``).
 
-Cells are named as on a chess board turned for reading: columns ``a``-``d`` from the left,
-rows ``1``-``4`` from the top (``a1`` is the JSON's ``[0, 0]``, ``d4`` its ``[3, 3]``).
+Cells are named by ``position.cell_name``: columns ``a``-``d`` from the left, rows
+``1``-``4`` from the top (``a1`` is the JSON's ``[0, 0]``, ``d4`` its ``[3, 3]``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from deduce.models.deductions.cards import (
     WATSON,
     suit_of,
 )
+from deduce.models.deductions.position import COLUMNS, cell_name
 
 #: a short name and a colour per suit
 ABBREV = dict(zip(SUITS, ("Sta", "P&T", "Wri", "Art", "Kno")))
@@ -32,12 +33,6 @@ COLOUR = dict(zip(SUITS, ("red", "yellow", "blue", "green", "magenta")))
 KIND_WORDS = {"row": "row", "column": "column", "diagonal": "diagonal", "square": "2x2 square",
               "corners": "four corners", "diamond": "diamond", "l": "L", "t": "T"}
 MILESTONE_WORDS = {"diversity": "Diversity", "completion": "Case Completion"}
-
-
-def cell_name(cell) -> str:
-    """``(row, column)`` from 0 as ``a1``..``d4``."""
-    r, c = cell
-    return f"{'abcd'[c]}{r + 1}"
 
 
 def clue_text(card: str | None, short: bool = True) -> Text:
@@ -107,7 +102,7 @@ def grid_table(grid, marks: dict | None = None) -> Table:
     an Ally). ``marks`` maps cells to a style laid over them."""
     table = Table(show_header=True, box=None, padding=(0, 1), pad_edge=False)
     table.add_column("")
-    for c in "abcd":
+    for c in COLUMNS:
         table.add_column(c, justify="center", min_width=4)
     for r, row in enumerate(grid):
         cells = []

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from deduce.core import records
 from deduce.core.errors import InputError
+from deduce.models.deductions.position import parse_cell
 from deduce.models.deductions.table import (
     Setup,
     load_record,
-    parse_cell,
     parse_line_name,
     parse_uses,
     split_parts,
@@ -24,25 +24,6 @@ from deduce.models.deductions.table import (
 
 
 # ----------------------------------------------------------------------------- grammar
-def test_cells_are_column_letter_then_row_from_the_top():
-    assert parse_cell("a1") == (0, 0)
-    assert parse_cell("b3") == (2, 1)
-    assert parse_cell("D4") == (3, 3)
-    assert parse_cell("b\u0663") == (2, 1)  # an Arabic-Indic 3
-
-
-@pytest.mark.parametrize("text, message", [
-    ("e1", "take: expected a cell such as b3 (column a-d, row 1-4), got 'e1'"),
-    ("b", "take: expected a cell such as b3 (column a-d, row 1-4), got 'b'"),
-    ("b5", "take: expected a row in 'b5' from 1 to 4, got '5'"),
-    ("b\u00b2", "take: expected a row in 'b\u00b2' from 1 to 4, got '\u00b2'"),
-])
-def test_bad_cells(text, message):
-    with pytest.raises(InputError) as exc:
-        parse_cell(text, "take")
-    assert str(exc.value) == message
-
-
 def test_mind_palace_lines():
     assert parse_line_name(["row", "2"]) == ("row", 1)
     assert parse_line_name(["col", "c"]) == ("column", 2)

@@ -77,13 +77,16 @@ from deduce.models.deductions.cards import (
 )
 from deduce.models.deductions.knowledge import odds_json
 from deduce.models.deductions.position import (
+    COLUMNS,
     GAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SIZE,
     SLOTS,
     Position,
+    cell_name,
     load_position,
+    parse_cell,
     parse_position,
 )
 
@@ -92,7 +95,6 @@ MAX_ENTRIES = 5_000
 RECORD_KEYS = ("game", "setup", "seed", "entries")
 ENTRY_KEYS = ("action", "outcome")
 OUTCOME_KEYS = ("draws", "pick", "reveals")
-COLUMNS = "abcd"
 #: words that end a name in an entry (``solve The Hound reveal x``)
 KEYWORDS = ("prop", "refill", "got", "reveal", "with")
 ENTRIES = ("draw", "take", "mind", "solve", "reserve", "rotate", "discard", "claim")
@@ -416,23 +418,6 @@ def _field_path(key: str) -> str:
 
 
 # ----------------------------------------------------------------------------- parsing
-def parse_cell(text: str, where: str = "cell") -> tuple[int, int]:
-    """``b3`` -> ``(2, 1)``: column a-d from the left, row 1-4 from the top (digits of any
-    script, as ``core.numbers``)."""
-    t = str(text).strip().lower()
-    if len(t) < 2 or t[0] not in COLUMNS:
-        raise InputError(f"expected a cell such as b3 (column a-d, row 1-4), got {text!r}",
-                         where=where)
-    row = whole_number(t[1:], 1, SIZE, f"a row in {text!r}", where=where)
-    return row - 1, COLUMNS.index(t[0])
-
-
-def cell_name(cell) -> str:
-    """``(2, 1)`` -> ``b3``."""
-    r, c = cell
-    return f"{COLUMNS[c]}{r + 1}"
-
-
 def parse_line_name(tokens: list[str]) -> tuple[str, int]:
     """``row 2`` / ``column b`` / ``2`` / ``b`` -> ``("row", 1)`` / ``("column", 1)``."""
     usage = "mind row N (1-4) or mind column L (a-d)"
