@@ -115,7 +115,8 @@ def grid_table(grid, marks: dict | None = None) -> Table:
     return table
 
 
-def _legend(grid) -> Text:
+def grid_legend(grid) -> Text:
+    """The suits' short names, then where the grid's Allies are (``*`` in ``grid_table``)."""
     allies = [(cell_name((r, c)), card) for r, row in enumerate(grid)
               for c, card in enumerate(row) if card in ALLY_SUIT]
     text = ", ".join(f"{ABBREV[s]} {s}" for s in SUITS)
@@ -130,7 +131,7 @@ def patterns_view(position, found, forced: bool) -> Group:
     exact = [p for p in found if p.prop is None]
     propped = [p for p in found if p.prop is not None]
     parts: list = [Text("Clue grid (columns a-d, rows 1-4 from the top)", style="bold"),
-                   grid_table(grid), _legend(grid), Text("")]
+                   grid_table(grid), grid_legend(grid), Text("")]
     if forced:
         parts.append(Text("Mind Palace is forced: no exact and no propped pattern.",
                           style="bold red"))
@@ -169,18 +170,19 @@ def _case_title(position, case_id: str) -> Text:
                   f"{'s' if card.points != 1 else ''}")
 
 
-def pay_view(position, result: dict) -> Group:
-    """The due, each use in words, the pool after; or what it is short by."""
+def pay_view(position, result: dict, player: str | None = None) -> Group:
+    """``player``'s payment (``knowledge.pay_json``; default: ``position.me``): the due,
+    each use in words, the pool after; or what it is short by."""
     card = position.cards.by_id[result["case"]]
-    me = position.me
-    discounts = [s.discount for s in position.solved[me]]
+    player = position.me if player is None else player
+    discounts = [s.discount for s in position.solved[player]]
     parts: list = [_case_title(position, card.id),
                    Text.assemble("Cost: ", _count_words(card.cost_dict())),
-                   Text(literal(f"Due after {me}'s {len(discounts)} discount"
+                   Text(literal(f"Due after {player}'s {len(discounts)} discount"
                                 f"{'s' if len(discounts) != 1 else ''}: "
                                 f"{_count_words(result['due'])}"))]
-    pool = list(position.pools[me])
-    parts.append(Text(literal(f"{me}'s pool ({len(pool)}): {', '.join(pool) or 'empty'}")))
+    pool = list(position.pools[player])
+    parts.append(Text(literal(f"{player}'s pool ({len(pool)}): {', '.join(pool) or 'empty'}")))
     if result["affordable"]:
         n = result["cards_spent"]
         parts.append(Text(f"Affordable, spending {n} card{'s' if n != 1 else ''}:",
@@ -197,9 +199,11 @@ def pay_view(position, result: dict) -> Group:
     return Group(*parts)
 
 
-def pay_all_view(position, result: dict) -> Group:
-    """Every case within my reach, ranked, one row each."""
-    table = Table(title=literal(f"Cases within {position.me}'s reach, best first"),
+def pay_all_view(position, result: dict, player: str | None = None) -> Group:
+    """Every case within ``player``'s reach (``knowledge.pay_all_json``; default:
+    ``position.me``), ranked, one row each."""
+    player = position.me if player is None else player
+    table = Table(title=literal(f"Cases within {player}'s reach, best first"),
                   title_justify="left")
     for name, opts in (("#", {"justify": "right"}), ("Case", {"overflow": "fold"}),
                        ("Kind", {}), ("Pts", {"justify": "right"}),
@@ -208,7 +212,7 @@ def pay_all_view(position, result: dict) -> Group:
     for i, r in enumerate(result["cases"], 1):
         card = position.cards.by_id[r["case"]]
         name = Text(literal(card.id))
-        if card.id == position.reserved[position.me]:
+        if card.id == position.reserved[player]:
             name.append("\nreserved", style="dim")
         if r["affordable"]:
             n = r["cards_spent"]

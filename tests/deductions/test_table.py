@@ -301,15 +301,19 @@ def test_views(table):
     assert {("row", p.suit, p.prop) for p in patterns["placements"] if p.kind == "row"} == {
         ("row", "Writings", None)}
     pay = table.handle("pay hound-suspect-2").data
-    assert pay == [{"case": "hound-suspect-2", "due": {"Statements": 2, "Knowledge": 2},
-                    "affordable": True, "cards_spent": 3,
-                    "payment": [{"cards": ["Sherlock Holmes"], "as": "Statements"},
-                                {"cards": ["Knowledge"], "as": "Knowledge"},
-                                {"cards": ["Knowledge"], "as": "Knowledge"}],
-                    "pool_after": ["Statements", "Dr. John Watson"], "short_by": 0}]
-    assert len(table.handle("pay").data) == 8
+    assert pay == {"case": "hound-suspect-2", "due": {"Statements": 2, "Knowledge": 2},
+                   "affordable": True, "cards_spent": 3,
+                   "payment": [{"cards": ["Sherlock Holmes"], "as": "Statements"},
+                               {"cards": ["Knowledge"], "as": "Knowledge"},
+                               {"cards": ["Knowledge"], "as": "Knowledge"}],
+                   "pool_after": ["Statements", "Dr. John Watson"], "short_by": 0}
+    every = table.handle("pay").data["cases"]  # knowledge.pay_all_json: ranked
+    assert len(every) == 8
+    assert [r["case"] for r in every] == [
+        "hound-suspect-1", "hound-suspect-2", "speckled-means-2", "sign-motive-1",
+        "hound-suspect", "sign-motive", "hound-location", "speckled-means"]
     assert table.handle("pay sign-suspect").message == (
-        "pay: 'sign-suspect' is neither in the display nor reserved by Ann")
+        "pay: 'sign-suspect' is not visible nor reserved by Ann: it is in its pile, unseen")
     odds = table.handle("odds").data
     assert odds["deck"] == 60 - 16 - 5 and odds["allies"] == [
         "Inspector Lestrade", "Mycroft Holmes"]
@@ -360,7 +364,7 @@ def test_free_actions_a_solve_paid_by_hand_and_a_claim(rich):
     assert rich.position().reserved["Ann"] == "sign-motive"
     reply = rich.handle("rotate hound-means-1 knowledge")
     assert reply.message == "entry 2: Ann turns hound-means-1 to a Knowledge discount (Irene)"
-    assert rich.handle("pay hound-suspect-2").data[0]["due"] == {"Statements": 1,
+    assert rich.handle("pay hound-suspect-2").data["due"] == {"Statements": 1,
                                                                   "Knowledge": 1}
     reply = rich.handle("solve hound-suspect-2 with watson+mycroft+irene=statements, know "
                         "reveal sign-location-1 refill writings")

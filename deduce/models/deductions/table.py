@@ -75,7 +75,7 @@ from deduce.models.deductions.cards import (
     resolve_suit,
     suit_of,
 )
-from deduce.models.deductions.knowledge import odds_json
+from deduce.models.deductions.knowledge import find_case, odds_json, pay_all_json, pay_json
 from deduce.models.deductions.position import (
     COLUMNS,
     GAME,
@@ -835,7 +835,7 @@ class TableSession(LockedSession):
             from deduce.models.deductions.patterns import mind_palace_forced, placements
 
             return Reply("info", view="patterns",
-                         data={"grid": pos.grid, "placements": placements(pos.grid),
+                         data={"placements": placements(pos.grid),
                                "forced": mind_palace_forced(pos.grid)})
         if word == "pay":
             return Reply("info", view="pay", data=self.pay(args))
@@ -843,26 +843,16 @@ class TableSession(LockedSession):
             return Reply("info", view="odds", data=odds_json(pos))
         return self._best()
 
-    def pay(self, args: list[str]) -> list[dict]:
+    def pay(self, args: list[str]) -> dict:
         """The spec's pay JSON for the player to play (whoever it is: the table helps every
-        seat): for CASE (a visible one or theirs reserved), else for every one of those."""
-        from deduce.models.deductions.payment import discounted_due, payment_json
-
+        seat): CASE's pay object (a case within their reach: ``knowledge.find_case``), else
+        ``{"cases": [...]}`` for every case within their reach, ranked
+        (``knowledge.pay_all_json``)."""
         pos = self.position()
         player = self.to_play()
-        cases = [i for row in pos.display.values() for i in row if i is not None]
-        if pos.reserved[player] is not None:
-            cases.append(pos.reserved[player])
         if args:
-            card = pos.cards.resolve(" ".join(args), where="pay")
-            if card.id not in cases:
-                raise InputError(f"{card.id!r} is neither in the display nor reserved by "
-                                 f"{player}", where="pay")
-            cases = [card.id]
-        discounts = [s.discount for s in pos.solved[player]]
-        pool = list(pos.pools[player])
-        return [payment_json(i, discounted_due(pos.cards.by_id[i].cost_dict(), discounts), pool)
-                for i in cases]
+            return pay_json(pos, find_case(pos, " ".join(args), player, where="pay"), player)
+        return pay_all_json(pos, player)
 
     def _best(self) -> Reply:
         """The advice for me on my turn (``advice.advise``, the helper bots's), when the
