@@ -168,8 +168,10 @@ def print_pay(session, result: dict) -> None:
     (``deductions_view.pay_view``, ``pay_all_view``)."""
     from deduce.cli.deductions_view import pay_all_view, pay_view
 
-    view = pay_all_view if "cases" in result else pay_view
-    out.print(view(session.position(), result, session.to_play()))
+    if "cases" in result:
+        out.print(pay_all_view(session.position(), result, session.to_play(), "pay CASE"))
+    else:
+        out.print(pay_view(session.position(), result, session.to_play()))
 
 
 def print_odds(session, data: dict) -> None:

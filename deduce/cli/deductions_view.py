@@ -199,9 +199,15 @@ def pay_view(position, result: dict, player: str | None = None) -> Group:
     return Group(*parts)
 
 
-def pay_all_view(position, result: dict, player: str | None = None) -> Group:
+#: how to ask for one case's payment, said under ``pay_all_view``'s table
+PAY_ONE = "deduce deductions pay POSITION CASE"
+
+
+def pay_all_view(position, result: dict, player: str | None = None,
+                 pay_one: str = PAY_ONE) -> Group:
     """Every case within ``player``'s reach (``knowledge.pay_all_json``; default:
-    ``position.me``), ranked, one row each."""
+    ``position.me``), ranked, one row each; ``pay_one`` says how to ask for one case's
+    payment (the live table: ``pay CASE``)."""
     player = position.me if player is None else player
     table = Table(title=literal(f"Cases within {player}'s reach, best first"),
                   title_justify="left")
@@ -221,8 +227,8 @@ def pay_all_view(position, result: dict, player: str | None = None) -> Group:
             status = Text(f"short {r['short_by']}", style="red")
         table.add_row(str(i), name, "Solution" if card.kind == SOLUTION else "Herring",
                       str(card.points), _cost_text(r["due"]), status)
-    return Group(table, Text("short N: N more clue cards needed. deduce deductions pay "
-                             "POSITION CASE: the payment of one case.", style="dim"))
+    return Group(table, Text(f"short N: N more clue cards needed. {pay_one}: the payment "
+                             "of one case.", style="dim"))
 
 
 # ----------------------------------------------------------------------------- milestones
