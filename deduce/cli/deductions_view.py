@@ -19,12 +19,12 @@ from deduce.models.deductions.cards import (
     CASES,
     CATEGORIES,
     MILESTONE_SIZE,
-    SHERLOCK,
     SOLUTION,
     SUITS,
     WATSON,
     suit_of,
 )
+from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import COLUMNS, cell_name
 
 #: a short name and a colour per suit
@@ -154,15 +154,6 @@ def patterns_view(position, found, forced: bool) -> Group:
 
 
 # ----------------------------------------------------------------------------- paying
-def use_words(cards: list[str], suit: str) -> str:
-    """One use of a payment in words: ``Sherlock Holmes as 2 Statements``, ``Knowledge
-    as 1 Knowledge``, ``3 cards as 1 Knowledge (cross-reference: ...)``."""
-    if len(cards) == 3:
-        return f"3 cards as 1 {suit} (cross-reference: {', '.join(cards)})"
-    (card,) = cards
-    return f"{card} as {2 if card == SHERLOCK else 1} {suit}"
-
-
 def _case_title(position, case_id: str) -> Text:
     card = position.cards.by_id[case_id]
     return styled(f"[bold]{esc(card.name)}[/] ({esc(card.id)}): {_kind_word(card.kind)}, "

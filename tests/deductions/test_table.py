@@ -212,8 +212,8 @@ def test_a_solve_with_the_cheapest_payment_and_the_pile_revealed(table):
                                                    "CASE (the new top of the pile)")
     reply = table.handle("reveal sign-suspect-1")
     assert reply.message == ("entry 1: Ann solves hound-suspect-2 paying Sherlock Holmes as "
-                             "Statements, Knowledge as Knowledge, Knowledge as Knowledge; "
-                             "revealed sign-suspect-1")
+                             "2 Statements, Knowledge as 1 Knowledge, Knowledge as 1 "
+                             "Knowledge; revealed sign-suspect-1")
     pos = table.position()
     assert pos.pools["Ann"] == ("Statements", "Dr. John Watson")
     assert [s.id for s in pos.solved["Ann"]] == ["hound-suspect-2"]
@@ -368,9 +368,10 @@ def test_free_actions_a_solve_paid_by_hand_and_a_claim(rich):
                                                                   "Knowledge": 1}
     reply = rich.handle("solve hound-suspect-2 with watson+mycroft+irene=statements, know "
                         "reveal sign-location-1 refill writings")
-    assert reply.message == ("entry 3: Ann solves hound-suspect-2 paying Dr. John Watson+"
-                             "Mycroft Holmes+Irene Adler as Statements, Knowledge as "
-                             "Knowledge; revealed sign-location-1; dealt Writings")
+    assert reply.message == ("entry 3: Ann solves hound-suspect-2 paying 3 cards as 1 "
+                             "Statements (cross-reference: Dr. John Watson, Mycroft Holmes, "
+                             "Irene Adler), Knowledge as 1 Knowledge; revealed "
+                             "sign-location-1; dealt Writings")
     assert rich.prompt() == "Ann to play: claim"
     assert rich.position().pools["Ann"] == ("Knowledge", "Statements", "Writings")
     reply = rich.handle("claim completion")

@@ -76,6 +76,7 @@ from deduce.models.deductions.cards import (
     suit_of,
 )
 from deduce.models.deductions.knowledge import find_case, odds_json, pay_all_json, pay_json
+from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import (
     COLUMNS,
     GAME,
@@ -920,7 +921,7 @@ def describe(entry: Entry, before, names: tuple[str, ...]) -> str:
     if isinstance(a, R.MindPalace):
         return f"{who} retreats to the Mind Palace on {line_name(a.line)}: {o.pick} to the pool{dealt}"
     if isinstance(a, R.Solve):
-        uses = ", ".join(f"{'+'.join(cards)} as {suit}" for cards, suit in a.uses) or "nothing"
+        uses = ", ".join(use_words(cards, suit) for cards, suit in a.uses) or "nothing"
         return f"{who} solves {a.case} paying {uses}{revealed}{dealt}"
     if isinstance(a, R.Reserve):
         return f"{who} reserves {a.case} (Mycroft){revealed}"
