@@ -66,8 +66,8 @@ def test_parts_of_an_entry():
 def test_a_typed_setup_is_checked_answer_by_answer():
     s = Setup("new.json")
     bad = [("players", "Ann", "new.json: field 'players': 1 players; the game takes 2 to 4"),
-           ("players", "Ann, ann!", "new.json: field 'players': 'ann!' is the same name as "
-                                    "'Ann' (names differ in more than case, spaces and "
+           ("players", "Ann, ann!", "new.json: field 'players[1]': the same name as "
+                                    "players[0] (names differ in more than case, spaces and "
                                     "punctuation)")]
     for key, answer, message in bad:
         with pytest.raises(InputError) as exc:

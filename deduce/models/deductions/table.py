@@ -56,13 +56,12 @@ from typing import Any, Callable
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.limits import MAX_DIGITS, MAX_LINE
-from deduce.core.names import normalise, resolve
+from deduce.core.names import resolve
 from deduce.core.numbers import whole_number
 from deduce.core.records import LockedSession, RecordLock, check_record_path, read_json, write_json_atomic
 from deduce.models.deductions.cards import (
     ALLIES,
     LESTRADE,
-    MAX_NAME,
     MILESTONES,
     RED_HERRING,
     SHERLOCK,
@@ -80,12 +79,11 @@ from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import (
     COLUMNS,
     GAME,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     SIZE,
     SLOTS,
     Position,
     cell_name,
+    check_players,
     load_position,
     parse_cell,
     parse_position,
@@ -344,17 +342,8 @@ class Setup:
         return self._pool(key[5:], split_list(value), where)
 
     def _players(self, names: list[str], where: str) -> list[str]:
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise InputError(f"{len(names)} players; the game takes {MIN_PLAYERS} to "
-                             f"{MAX_PLAYERS}", where=where)
-        for i, name in enumerate(names):
-            if len(name) > MAX_NAME:
-                raise InputError(f"a player name has 1 to {MAX_NAME} characters", where=where)
-            same = [j for j in range(i) if normalise(names[j]) == normalise(name)]
-            if same:
-                raise InputError(f"{name!r} is the same name as {names[same[0]]!r} (names "
-                                 "differ in more than case, spaces and punctuation)", where=where)
-        self.players = list(names)
+        """The players as a position's ``players`` field (``position.check_players``)."""
+        self.players = list(check_players(names, self.source))
         self.data["players"] = self.players
         return self.players
 
