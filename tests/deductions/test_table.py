@@ -90,6 +90,10 @@ def test_a_typed_setup_is_checked_answer_by_answer():
     s.set("red_herrings", "hound-suspect-1, hound-suspect-2, sign-motive-1, speckled-means-2")
     assert s.fields() == ["pool:Ann", "pool:Ben"]
     s.set("pool:Ann", "")
+    with pytest.raises(InputError) as exc:  # 4 Writings on the grid
+        s.set("pool:Ben", ", ".join(["writings"] * 8))
+    assert str(exc.value) == ("new.json: field 'pools.Ben': one Writings too many on the "
+                              "table: 11 regular Writings cards exist (plus its Ally)")
     s.set("pool:Ben", "sherlock, writings")
     pos = s.position()
     assert pos.me == "Ben" and pos.pools == {"Ann": (), "Ben": ("Sherlock Holmes", "Writings")}

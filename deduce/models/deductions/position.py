@@ -520,10 +520,15 @@ def _check_copies(r: _Reader, pos: Position) -> None:
     for card, path in _clue_places(pos):
         count[card] += 1
         if count[card] > copies(card):
-            what = (f"{card} is one of a kind" if card in ALLIES else
-                    f"{copies(card)} regular {card} cards exist (plus its Ally)")
-            raise r.fail(f"one {card} too many on the grid, in the pools and in the discard "
-                         f"pile: {what}", path)
+            raise r.fail(too_many(card, "on the grid, in the pools and in the discard pile"),
+                         path)
+
+
+def too_many(card: str, place: str) -> str:
+    """The words for one copy of the clue ``card`` more than exist, seen ``place``."""
+    what = (f"{card} is one of a kind" if card in ALLIES else
+            f"{copies(card)} regular {card} cards exist (plus its Ally)")
+    return f"one {card} too many {place}: {what}"
 
 
 def _check_cases(r: _Reader, pos: Position) -> None:

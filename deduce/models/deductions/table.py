@@ -60,7 +60,6 @@ from deduce.core.names import resolve
 from deduce.core.numbers import whole_number
 from deduce.core.records import LockedSession, RecordLock, check_record_path, read_json, write_json_atomic
 from deduce.models.deductions.cards import (
-    ALLIES,
     LESTRADE,
     MILESTONES,
     RED_HERRING,
@@ -87,6 +86,7 @@ from deduce.models.deductions.position import (
     load_position,
     parse_cell,
     parse_position,
+    too_many,
 )
 
 #: the most entries a record holds (a real game has a few hundred)
@@ -380,9 +380,7 @@ class Setup:
         seen += more
         for card in dict.fromkeys(more):
             if seen.count(card) > copies(card):
-                what = (f"{card} is one of a kind" if card in ALLIES
-                        else f"{copies(card)} regular {card} cards exist")
-                raise InputError(f"one {card} too many on the table: {what}", where=where)
+                raise InputError(too_many(card, "on the table"), where=where)
 
     def position(self) -> Position:
         """The whole setup checked as a position (no card solved, reserved or discarded)."""
