@@ -3,7 +3,8 @@
 Plays ``--games`` random 3-player games (a random legal action at every step, seeds from
 ``--seed``) and prints the median over ``--runs`` passes of: microseconds per turn (every
 step of the turn: ``legal_actions`` and ``apply``), games per second on one core, the
-turns and steps per game; ``clone()`` microseconds; and the same playout with the naive
+turns and steps per game; the engine's CPU time (steadier on a loaded machine);
+``clone()`` microseconds; and the same playout with the naive
 baseline in the same process (``patterns.naive_placements`` for the grid scan and an
 uncached ``payment.pay``), and their ratio. Targets (issue 12): one turn <= 25 µs, >= 500
 games per second per core.
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,6 +44,17 @@ def play(seeds: list[int]) -> tuple[int, int]:
             steps += 1
         turns += state.turns
     return turns, steps
+
+
+def cpu_seconds(fn, runs: int) -> float:
+    """The median CPU time of ``runs`` calls of ``fn()`` (this process only: steadier than
+    the wall clock on a shared machine)."""
+    times = []
+    for _ in range(runs):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times)
 
 
 def naive(fn):
@@ -71,6 +85,7 @@ def main() -> None:
     seeds = list(range(args.seed, args.seed + args.games))
     seconds, (turns, steps) = median_time(lambda: play(seeds), args.runs)
     base, _ = naive(lambda: median_time(lambda: play(seeds), max(1, args.runs // 2)))
+    cpu = cpu_seconds(lambda: play(seeds), args.runs)
     turn_us = seconds / turns * 1e6
     games = args.games / seconds
     print(f"{args.games} random 3-player games: {turns / args.games:.1f} turns, "
@@ -80,6 +95,8 @@ def main() -> None:
           f"{base / seconds:>9.1f}x")
     print(f"{'naive scan, uncached payments (baseline)':<44}{base / turns * 1e6:>10.1f}"
           f"{args.games / base:>10.0f}{1:>9.1f}x")
+    print(f"CPU time of the engine (this process): {cpu / turns * 1e6:.1f} µs/turn, "
+          f"{args.games / cpu:.0f} games/s")
     print(f"clone(): {clone_us(args.seed):.1f} µs")
     print(f"target <= {TARGET_TURN_US:.0f} µs/turn: "
           f"{'met' if turn_us <= TARGET_TURN_US else 'NOT met'} ({turn_us:.1f}); "

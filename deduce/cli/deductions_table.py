@@ -1,7 +1,9 @@
 """``deduce deductions table``: a Deductions game entered live at the table, on the shared
 table loop (``cli/table_loop.py``); the session, its record, its saves and undo are
 ``models/deductions/table.py``'s. This module asks a new record's setup and draws the
-views (plain lines: the same on a terminal and through a pipe, names shown literally).
+views: the grid, the patterns, a payment and the odds with ``cli/deductions_view.py``'s
+(the one-shot commands' views; a payment is the player to play's), the rest in plain lines;
+rich draws them the same on a terminal and through a pipe, names shown literally.
 """
 
 from __future__ import annotations
@@ -11,10 +13,6 @@ import sys
 import click
 
 from deduce.cli.common import SEED, esc, literal, out, reports_errors, styled
-
-#: how a clue card is drawn in a grid cell: its suit in 4 letters, ``*`` for an Ally
-SHORT = {"Statements": "Stat", "Prints & Tracks": "Prnt", "Writings": "Writ",
-         "Artifacts": "Arti", "Knowledge": "Know"}
 
 
 @click.command()
@@ -112,22 +110,6 @@ def _ask_setup(key: str, setup) -> None:
 
 
 # ----------------------------------------------------------------------------- views
-def _card(card: str | None) -> str:
-    from deduce.models.deductions.cards import suit_of
-
-    if card is None:
-        return "----"
-    return SHORT[suit_of(card)] + ("*" if card != suit_of(card) else " ")
-
-
-def grid_lines(grid) -> list[str]:
-    """The grid, columns a-d and rows 1-4 labelled; an Ally marked ``*``."""
-    lines = ["     a     b     c     d"]
-    for r, row in enumerate(grid):
-        lines.append(f"{r + 1}  " + " ".join(f"{_card(c):5}" for c in row).rstrip())
-    return lines
-
-
 def cards_text(cards) -> str:
     """Clue cards grouped in first-seen order: ``Knowledge x2, Sherlock Holmes``."""
     from collections import Counter
@@ -149,10 +131,11 @@ def player_lines(pos, player: str) -> list[str]:
 def print_show(pos, session) -> None:
     """The whole table: whose turn, the grid, the display, every player, deck and discard."""
     final = "; final round" if pos.final_round else ""
+    from deduce.cli.deductions_view import grid_legend, grid_table
+
     out.print(f"{session.prompt()}{final}")
-    for line in grid_lines(pos.grid):
-        out.print(line)
-    out.print("  (* an Ally)")
+    out.print(grid_table(pos.grid))
+    out.print(grid_legend(pos.grid))
     for key, label in (("solutions", "Solutions"), ("red_herrings", "Red Herrings")):
         ids = [i or "(gap)" for i in pos.display[key]]
         out.print(f"{label}: {ids[0]} (pile top), {', '.join(ids[1:])}")
@@ -165,51 +148,37 @@ def print_show(pos, session) -> None:
 
 def print_compact(session) -> None:
     """After an accepted entry on a terminal: the grid and the player to play."""
+    from deduce.cli.deductions_view import grid_table
+
     pos = session.position()
-    for line in grid_lines(pos.grid):
-        out.print(line)
+    out.print(grid_table(pos.grid))
     for line in player_lines(pos, session.to_play()):
         out.print(line)
 
 
-def print_patterns(data) -> None:
-    from deduce.models.deductions.table import cell_name
+def print_patterns(session, data: dict) -> None:
+    """The grid and its placements (``deductions_view.patterns_view``)."""
+    from deduce.cli.deductions_view import patterns_view
 
-    if not data["placements"]:
-        out.print("no pattern on the grid")
-    for p in data["placements"]:
-        prop = "exact" if p.prop is None else f"propped over {cell_name(p.prop)}"
-        out.print(f"{p.kind} {' '.join(cell_name(c) for c in p.cells)}: {p.suit}, {prop}; "
-                  f"take {' '.join(cell_name(c) for c in p.take)}")
-    if data["forced"]:
-        out.print("Mind Palace is forced: no exact and no propped pattern")
+    out.print(patterns_view(session.position(), data["placements"], data["forced"]))
 
 
-def _use(use: dict) -> str:
-    from deduce.models.deductions.cards import SHERLOCK
+def print_pay(session, result: dict) -> None:
+    """The player to play's payment of a case, or every case within their reach ranked
+    (``deductions_view.pay_view``, ``pay_all_view``)."""
+    from deduce.cli.deductions_view import pay_all_view, pay_view
 
-    cards, suit = use["cards"], use["as"]
-    if len(cards) == 3:
-        return f"{', '.join(cards)} as 1 {suit} (cross-reference)"
-    return f"{cards[0]} as {2 if cards[0] == SHERLOCK else 1} {suit}"
-
-
-def print_pay(rows: list[dict]) -> None:
-    for r in rows:
-        due = ", ".join(f"{n} {s}" for s, n in r["due"].items()) or "nothing"
-        if r["affordable"]:
-            uses = "; ".join(_use(u) for u in r["payment"]) or "nothing to pay"
-            out.print(f"{r['case']}: due {due}: {r['cards_spent']} cards: {uses}; pool "
-                      f"after: {', '.join(r['pool_after']) or '-'}")
-        else:
-            out.print(f"{r['case']}: due {due}: short by {r['short_by']} cards")
+    if "cases" in result:
+        out.print(pay_all_view(session.position(), result, session.to_play(), "pay CASE"))
+    else:
+        out.print(pay_view(session.position(), result, session.to_play()))
 
 
-def print_odds(data: dict) -> None:
-    out.print(f"deck: {data['deck']} cards; the next card's suit (its Ally included):")
-    for suit, row in data["suits"].items():
-        out.print(f"  {suit}: {row['left']} left, {100 * row['p_next']:.1f}%")
-    out.print(f"Allies in the deck: {', '.join(data['allies']) or 'none'}")
+def print_odds(session, data: dict) -> None:
+    """The deck's odds and each Mind Palace line (``deductions_view.odds_view``)."""
+    from deduce.cli.deductions_view import odds_view
+
+    out.print(odds_view(session.position(), data))
 
 
 def print_best(advice, top: int = 5) -> None:
@@ -230,8 +199,10 @@ def _loop(session, record_file: str, interactive: bool) -> int:
                          "entries. Type help for commands."))
         print_compact(session)
 
-    views = {"show": lambda d: print_show(d, session), "patterns": print_patterns,
-             "pay": print_pay, "odds": print_odds, "best": print_best}
+    views = {"show": lambda d: print_show(d, session),
+             "patterns": lambda d: print_patterns(session, d),
+             "pay": lambda d: print_pay(session, d),
+             "odds": lambda d: print_odds(session, d), "best": print_best}
 
     def show(reply) -> bool:
         if reply.view is None:

@@ -2,8 +2,8 @@
 milestones and odds. Every view fits a terminal of 80 columns; user text (player names,
 card ids, names and titles of a user's set) is shown literally (``literal``/``esc``).
 
-Cells are named as on a chess board turned for reading: columns ``a``-``d`` from the left,
-rows ``1``-``4`` from the top (``a1`` is the JSON's ``[0, 0]``, ``d4`` its ``[3, 3]``).
+Cells are named by ``position.cell_name``: columns ``a``-``d`` from the left, rows
+``1``-``4`` from the top (``a1`` is the JSON's ``[0, 0]``, ``d4`` its ``[3, 3]``).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from deduce.models.deductions.cards import (
     CASES,
     CATEGORIES,
     MILESTONE_SIZE,
-    SHERLOCK,
     SOLUTION,
     SUITS,
     WATSON,
     suit_of,
 )
+from deduce.models.deductions.payment import use_words
+from deduce.models.deductions.position import COLUMNS, cell_name
 
 #: a short name and a colour per suit
 ABBREV = dict(zip(SUITS, ("Sta", "P&T", "Wri", "Art", "Kno")))
@@ -32,12 +33,6 @@ COLOUR = dict(zip(SUITS, ("red", "yellow", "blue", "green", "magenta")))
 KIND_WORDS = {"row": "row", "column": "column", "diagonal": "diagonal", "square": "2x2 square",
               "corners": "four corners", "diamond": "diamond", "l": "L", "t": "T"}
 MILESTONE_WORDS = {"diversity": "Diversity", "completion": "Case Completion"}
-
-
-def cell_name(cell) -> str:
-    """``(row, column)`` from 0 as ``a1``..``d4``."""
-    r, c = cell
-    return f"{'abcd'[c]}{r + 1}"
 
 
 def clue_text(card: str | None, short: bool = True) -> Text:
@@ -107,7 +102,7 @@ def grid_table(grid, marks: dict | None = None) -> Table:
     an Ally). ``marks`` maps cells to a style laid over them."""
     table = Table(show_header=True, box=None, padding=(0, 1), pad_edge=False)
     table.add_column("")
-    for c in "abcd":
+    for c in COLUMNS:
         table.add_column(c, justify="center", min_width=4)
     for r, row in enumerate(grid):
         cells = []
@@ -120,7 +115,8 @@ def grid_table(grid, marks: dict | None = None) -> Table:
     return table
 
 
-def _legend(grid) -> Text:
+def grid_legend(grid) -> Text:
+    """The suits' short names, then where the grid's Allies are (``*`` in ``grid_table``)."""
     allies = [(cell_name((r, c)), card) for r, row in enumerate(grid)
               for c, card in enumerate(row) if card in ALLY_SUIT]
     text = ", ".join(f"{ABBREV[s]} {s}" for s in SUITS)
@@ -135,7 +131,7 @@ def patterns_view(position, found, forced: bool) -> Group:
     exact = [p for p in found if p.prop is None]
     propped = [p for p in found if p.prop is not None]
     parts: list = [Text("Clue grid (columns a-d, rows 1-4 from the top)", style="bold"),
-                   grid_table(grid), _legend(grid), Text("")]
+                   grid_table(grid), grid_legend(grid), Text("")]
     if forced:
         parts.append(Text("Mind Palace is forced: no exact and no propped pattern.",
                           style="bold red"))
@@ -158,15 +154,6 @@ def patterns_view(position, found, forced: bool) -> Group:
 
 
 # ----------------------------------------------------------------------------- paying
-def use_words(cards: list[str], suit: str) -> str:
-    """One use of a payment in words: ``Sherlock Holmes as 2 Statements``, ``Knowledge
-    as 1 Knowledge``, ``3 cards as 1 Knowledge (cross-reference: ...)``."""
-    if len(cards) == 3:
-        return f"3 cards as 1 {suit} (cross-reference: {', '.join(cards)})"
-    (card,) = cards
-    return f"{card} as {2 if card == SHERLOCK else 1} {suit}"
-
-
 def _case_title(position, case_id: str) -> Text:
     card = position.cards.by_id[case_id]
     return styled(f"[bold]{esc(card.name)}[/] ({esc(card.id)}): {_kind_word(card.kind)}, "
@@ -174,18 +161,19 @@ def _case_title(position, case_id: str) -> Text:
                   f"{'s' if card.points != 1 else ''}")
 
 
-def pay_view(position, result: dict) -> Group:
-    """The due, each use in words, the pool after; or what it is short by."""
+def pay_view(position, result: dict, player: str | None = None) -> Group:
+    """``player``'s payment (``knowledge.pay_json``; default: ``position.me``): the due,
+    each use in words, the pool after; or what it is short by."""
     card = position.cards.by_id[result["case"]]
-    me = position.me
-    discounts = [s.discount for s in position.solved[me]]
+    player = position.me if player is None else player
+    discounts = [s.discount for s in position.solved[player]]
     parts: list = [_case_title(position, card.id),
                    Text.assemble("Cost: ", _count_words(card.cost_dict())),
-                   Text(literal(f"Due after {me}'s {len(discounts)} discount"
+                   Text(literal(f"Due after {player}'s {len(discounts)} discount"
                                 f"{'s' if len(discounts) != 1 else ''}: "
                                 f"{_count_words(result['due'])}"))]
-    pool = list(position.pools[me])
-    parts.append(Text(literal(f"{me}'s pool ({len(pool)}): {', '.join(pool) or 'empty'}")))
+    pool = list(position.pools[player])
+    parts.append(Text(literal(f"{player}'s pool ({len(pool)}): {', '.join(pool) or 'empty'}")))
     if result["affordable"]:
         n = result["cards_spent"]
         parts.append(Text(f"Affordable, spending {n} card{'s' if n != 1 else ''}:",
@@ -202,9 +190,17 @@ def pay_view(position, result: dict) -> Group:
     return Group(*parts)
 
 
-def pay_all_view(position, result: dict) -> Group:
-    """Every case within my reach, ranked, one row each."""
-    table = Table(title=literal(f"Cases within {position.me}'s reach, best first"),
+#: how to ask for one case's payment, said under ``pay_all_view``'s table
+PAY_ONE = "deduce deductions pay POSITION CASE"
+
+
+def pay_all_view(position, result: dict, player: str | None = None,
+                 pay_one: str = PAY_ONE) -> Group:
+    """Every case within ``player``'s reach (``knowledge.pay_all_json``; default:
+    ``position.me``), ranked, one row each; ``pay_one`` says how to ask for one case's
+    payment (the live table: ``pay CASE``)."""
+    player = position.me if player is None else player
+    table = Table(title=literal(f"Cases within {player}'s reach, best first"),
                   title_justify="left")
     for name, opts in (("#", {"justify": "right"}), ("Case", {"overflow": "fold"}),
                        ("Kind", {}), ("Pts", {"justify": "right"}),
@@ -213,7 +209,7 @@ def pay_all_view(position, result: dict) -> Group:
     for i, r in enumerate(result["cases"], 1):
         card = position.cards.by_id[r["case"]]
         name = Text(literal(card.id))
-        if card.id == position.reserved[position.me]:
+        if card.id == position.reserved[player]:
             name.append("\nreserved", style="dim")
         if r["affordable"]:
             n = r["cards_spent"]
@@ -222,8 +218,8 @@ def pay_all_view(position, result: dict) -> Group:
             status = Text(f"short {r['short_by']}", style="red")
         table.add_row(str(i), name, "Solution" if card.kind == SOLUTION else "Herring",
                       str(card.points), _cost_text(r["due"]), status)
-    return Group(table, Text("short N: N more clue cards needed. deduce deductions pay "
-                             "POSITION CASE: the payment of one case.", style="dim"))
+    return Group(table, Text(f"short N: N more clue cards needed. {pay_one}: the payment "
+                             "of one case.", style="dim"))
 
 
 # ----------------------------------------------------------------------------- milestones

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.test_terminal import clean, finish, screen, spawn, through_pipes
+from tests.cli.test_terminal import clean, finish, piped, screen, spawn, through_pipes
 from tests.deductions.test_table import POSITION
 
 PROMPT = r"\[([^\]\x1b\n]*)\] > "
@@ -33,10 +33,41 @@ def test_through_a_pipe(tmp_path):
         "ok: entry 2: Ann takes Writings from a1; dealt Knowledge",
         "ok: undone: entry 2: Ann takes Writings from a1; dealt Knowledge",
         "ok: entry 2: Ann takes Writings from a1; dealt Knowledge",
-        "hound-suspect-2: due 2 Statements, 2 Knowledge: short by 4 cards"]  # Ben's pay
+        # Ben's pay, in deductions_view.pay_view
+        "A Bearded Butler (hound-suspect-2): Red Herring, The Hound of the Baskervilles, "
+        "Suspect, 1 point",
+        "Cost: 2 Statements, 2 Knowledge",
+        "Due after Ben's 0 discounts: 2 Statements, 2 Knowledge",
+        "Ben's pool (0): empty",
+        "Not affordable: short by 4 clue cards (of the suits you like)."]
     assert res.stderr.splitlines() == [
         "refused: take: expected a cell such as b3 (column a-d, row 1-4), got 'e9'"]
     assert len(entries(tmp_path / "g.json")) == 2
+
+
+def test_the_views_are_the_one_shot_commands_views(tmp_path):
+    """patterns, pay, pay CASE and odds at the table draw what ``deduce deductions
+    patterns|pay|odds`` draw for the same position (Ann, me, is to play), but that the
+    table's pay asks for one case as ``pay CASE``."""
+    start(tmp_path)
+    table = piped(["deductions", "table", "g.json", "--from", "pos.json"], tmp_path,
+                  "patterns\npay\npay hound-suspect-2\nodds\n")
+    one_shot = [row for args in (["patterns"], ["pay", "--all"], ["pay", "hound-suspect-2"],
+                                 ["odds"])
+                for row in piped(["deductions", args[0], "pos.json", *args[1:]], tmp_path)]
+    hint = "short N: N more clue cards needed. {}: the payment of one case."
+    assert one_shot.count(hint.format("deduce deductions pay POSITION CASE")) == 1
+    assert table == [hint.format("pay CASE") if row == hint.format(
+        "deduce deductions pay POSITION CASE") else row for row in one_shot]
+    assert table[:6] == ["Clue grid (columns a-d, rows 1-4 from the top)",
+                         "    a     b     c     d",
+                         "1  Wri   Wri   Wri   Wri",
+                         "2  P&T   Kno*  Art   Kno",
+                         "3  Wri   Sta   Sta   Kno",
+                         "4  Kno   Wri   Sta   Kno"]
+    assert "Cases within Ann's reach, best first" in table
+    assert "Affordable, spending 3 cards:" in table
+    assert "Clue deck: 39 cards (face down, any order)" in table
 
 
 def test_a_new_record_needs_its_setup_and_an_existing_one_ignores_it(tmp_path):
@@ -79,7 +110,7 @@ def test_on_a_terminal_entries_refusals_undo_show_and_ctrl_d(tmp_path):
     assert "ok entry 1: Ann draws Writings" in shown
     assert "refused: take: expected a row in 'a9' from 1 to 4, got '9'" in shown
     assert "ok undone: entry 1: Ann draws Writings" in shown
-    assert "1  Writ  Writ  Writ  Writ" in shown
+    assert "1  Wri   Wri   Wri   Wri" in shown  # deductions_view.grid_table
     assert "Ann (me): 0 points; pool 5: Statements, Sherlock Holmes, Knowledge x2, Dr. John " \
            "Watson" in shown
     assert "  solved: -; milestones: -; reserved: -" in shown
@@ -134,7 +165,7 @@ def test_a_dealt_game_is_shown_to_lay_out(tmp_path):
     lines = res.stdout.splitlines()
     assert lines[0] == "The deal of seed 7: lay it out as shown."
     assert lines[1] == "Ann to play: start"
-    assert lines[3].startswith("1  ") and lines[2] == "     a     b     c     d"
+    assert lines[3].startswith("1  ") and lines[2] == "    a     b     c     d  "
     assert any(line.startswith("ok: entry 1: Ann draws ") for line in lines)
     saved = json.loads((tmp_path / "d.json").read_text())
     assert saved["seed"] == 7 and saved["setup"]["me"] == "Cat"

@@ -19,6 +19,7 @@ from deduce.models.deductions.payment import (
     pay,
     payment_json,
     short_by,
+    use_words,
 )
 
 SHERLOCK, LESTRADE, WATSON, MYCROFT, IRENE = ALLY_SUIT
@@ -237,3 +238,11 @@ def test_names_that_are_not_cards_are_refused():
         short_by({"Writings": -1}, [])
     with pytest.raises(ValueError, match="discounts: 'Clues' is not a suit"):
         discounted_due({}, ["Clues"])
+
+
+def test_each_use_in_words():
+    assert use_words([SHERLOCK], "Statements") == "Sherlock Holmes as 2 Statements"
+    assert use_words((LESTRADE,), "Writings") == "Inspector Lestrade as 1 Writings"
+    assert use_words(["Knowledge"], "Knowledge") == "Knowledge as 1 Knowledge"
+    assert use_words(["Writings", WATSON, "Artifacts"], "Knowledge") == (
+        "3 cards as 1 Knowledge (cross-reference: Writings, Dr. John Watson, Artifacts)")

@@ -13,7 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
-from deduce.models.deductions.position import Position, Turn, load_position, parse_position
+from deduce.models.deductions.position import (
+    COLUMNS,
+    SIZE,
+    Position,
+    Turn,
+    cell_name,
+    load_position,
+    parse_cell,
+    parse_position,
+)
 
 HAND = Path(__file__).parent / "positions" / "hand.json"
 SAMPLE = Path(__file__).parents[2] / "deduce" / "puzzles" / "deductions" / "sample-position.json"
@@ -285,3 +294,31 @@ def test_mutated_positions(changes):
         return
     assert isinstance(pos, Position)
     assert parse_position(pos.to_json(), "again", base=HAND.parent) == pos
+
+
+# ----------------------------------------------------------------------------- cells
+def test_cells_are_column_letter_then_row_from_the_top():
+    assert parse_cell("a1") == (0, 0)
+    assert parse_cell("b3") == (2, 1)
+    assert parse_cell("D4") == (3, 3)
+    assert parse_cell("b\u0663") == (2, 1)  # an Arabic-Indic 3
+
+
+@pytest.mark.parametrize("text, message", [
+    ("e1", "take: expected a cell such as b3 (column a-d, row 1-4), got 'e1'"),
+    ("b", "take: expected a cell such as b3 (column a-d, row 1-4), got 'b'"),
+    ("b5", "take: expected a row in 'b5' from 1 to 4, got '5'"),
+    ("b\u00b2", "take: expected a row in 'b\u00b2' from 1 to 4, got '\u00b2'"),
+])
+def test_bad_cells(text, message):
+    with pytest.raises(InputError) as exc:
+        parse_cell(text, "take")
+    assert str(exc.value) == message
+
+
+def test_every_cell_name_parses_back_to_its_cell():
+    cells = [(r, c) for r in range(SIZE) for c in range(SIZE)]
+    names = [cell_name(cell) for cell in cells]
+    assert names[:5] == ["a1", "b1", "c1", "d1", "a2"] and names[-1] == "d4"
+    assert COLUMNS == "abcd"
+    assert [parse_cell(n.upper()) for n in names] == cells

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from deduce.core import records
 from deduce.core.errors import InputError
+from deduce.models.deductions.position import parse_cell
 from deduce.models.deductions.table import (
     Setup,
     load_record,
-    parse_cell,
     parse_line_name,
     parse_uses,
     split_parts,
@@ -24,25 +24,6 @@ from deduce.models.deductions.table import (
 
 
 # ----------------------------------------------------------------------------- grammar
-def test_cells_are_column_letter_then_row_from_the_top():
-    assert parse_cell("a1") == (0, 0)
-    assert parse_cell("b3") == (2, 1)
-    assert parse_cell("D4") == (3, 3)
-    assert parse_cell("b\u0663") == (2, 1)  # an Arabic-Indic 3
-
-
-@pytest.mark.parametrize("text, message", [
-    ("e1", "take: expected a cell such as b3 (column a-d, row 1-4), got 'e1'"),
-    ("b", "take: expected a cell such as b3 (column a-d, row 1-4), got 'b'"),
-    ("b5", "take: expected a row in 'b5' from 1 to 4, got '5'"),
-    ("b\u00b2", "take: expected a row in 'b\u00b2' from 1 to 4, got '\u00b2'"),
-])
-def test_bad_cells(text, message):
-    with pytest.raises(InputError) as exc:
-        parse_cell(text, "take")
-    assert str(exc.value) == message
-
-
 def test_mind_palace_lines():
     assert parse_line_name(["row", "2"]) == ("row", 1)
     assert parse_line_name(["col", "c"]) == ("column", 2)
@@ -85,8 +66,8 @@ def test_parts_of_an_entry():
 def test_a_typed_setup_is_checked_answer_by_answer():
     s = Setup("new.json")
     bad = [("players", "Ann", "new.json: field 'players': 1 players; the game takes 2 to 4"),
-           ("players", "Ann, ann!", "new.json: field 'players': 'ann!' is the same name as "
-                                    "'Ann' (names differ in more than case, spaces and "
+           ("players", "Ann, ann!", "new.json: field 'players[1]': the same name as "
+                                    "players[0] (names differ in more than case, spaces and "
                                     "punctuation)")]
     for key, answer, message in bad:
         with pytest.raises(InputError) as exc:
@@ -109,6 +90,10 @@ def test_a_typed_setup_is_checked_answer_by_answer():
     s.set("red_herrings", "hound-suspect-1, hound-suspect-2, sign-motive-1, speckled-means-2")
     assert s.fields() == ["pool:Ann", "pool:Ben"]
     s.set("pool:Ann", "")
+    with pytest.raises(InputError) as exc:  # 4 Writings on the grid
+        s.set("pool:Ben", ", ".join(["writings"] * 8))
+    assert str(exc.value) == ("new.json: field 'pools.Ben': one Writings too many on the "
+                              "table: 11 regular Writings cards exist (plus its Ally)")
     s.set("pool:Ben", "sherlock, writings")
     pos = s.position()
     assert pos.me == "Ben" and pos.pools == {"Ann": (), "Ben": ("Sherlock Holmes", "Writings")}
@@ -231,8 +216,8 @@ def test_a_solve_with_the_cheapest_payment_and_the_pile_revealed(table):
                                                    "CASE (the new top of the pile)")
     reply = table.handle("reveal sign-suspect-1")
     assert reply.message == ("entry 1: Ann solves hound-suspect-2 paying Sherlock Holmes as "
-                             "Statements, Knowledge as Knowledge, Knowledge as Knowledge; "
-                             "revealed sign-suspect-1")
+                             "2 Statements, Knowledge as 1 Knowledge, Knowledge as 1 "
+                             "Knowledge; revealed sign-suspect-1")
     pos = table.position()
     assert pos.pools["Ann"] == ("Statements", "Dr. John Watson")
     assert [s.id for s in pos.solved["Ann"]] == ["hound-suspect-2"]
@@ -320,15 +305,19 @@ def test_views(table):
     assert {("row", p.suit, p.prop) for p in patterns["placements"] if p.kind == "row"} == {
         ("row", "Writings", None)}
     pay = table.handle("pay hound-suspect-2").data
-    assert pay == [{"case": "hound-suspect-2", "due": {"Statements": 2, "Knowledge": 2},
-                    "affordable": True, "cards_spent": 3,
-                    "payment": [{"cards": ["Sherlock Holmes"], "as": "Statements"},
-                                {"cards": ["Knowledge"], "as": "Knowledge"},
-                                {"cards": ["Knowledge"], "as": "Knowledge"}],
-                    "pool_after": ["Statements", "Dr. John Watson"], "short_by": 0}]
-    assert len(table.handle("pay").data) == 8
+    assert pay == {"case": "hound-suspect-2", "due": {"Statements": 2, "Knowledge": 2},
+                   "affordable": True, "cards_spent": 3,
+                   "payment": [{"cards": ["Sherlock Holmes"], "as": "Statements"},
+                               {"cards": ["Knowledge"], "as": "Knowledge"},
+                               {"cards": ["Knowledge"], "as": "Knowledge"}],
+                   "pool_after": ["Statements", "Dr. John Watson"], "short_by": 0}
+    every = table.handle("pay").data["cases"]  # knowledge.pay_all_json: ranked
+    assert len(every) == 8
+    assert [r["case"] for r in every] == [
+        "hound-suspect-1", "hound-suspect-2", "speckled-means-2", "sign-motive-1",
+        "hound-suspect", "sign-motive", "hound-location", "speckled-means"]
     assert table.handle("pay sign-suspect").message == (
-        "pay: 'sign-suspect' is neither in the display nor reserved by Ann")
+        "pay: 'sign-suspect' is not visible nor reserved by Ann: it is in its pile, unseen")
     odds = table.handle("odds").data
     assert odds["deck"] == 60 - 16 - 5 and odds["allies"] == [
         "Inspector Lestrade", "Mycroft Holmes"]
@@ -379,13 +368,14 @@ def test_free_actions_a_solve_paid_by_hand_and_a_claim(rich):
     assert rich.position().reserved["Ann"] == "sign-motive"
     reply = rich.handle("rotate hound-means-1 knowledge")
     assert reply.message == "entry 2: Ann turns hound-means-1 to a Knowledge discount (Irene)"
-    assert rich.handle("pay hound-suspect-2").data[0]["due"] == {"Statements": 1,
+    assert rich.handle("pay hound-suspect-2").data["due"] == {"Statements": 1,
                                                                   "Knowledge": 1}
     reply = rich.handle("solve hound-suspect-2 with watson+mycroft+irene=statements, know "
                         "reveal sign-location-1 refill writings")
-    assert reply.message == ("entry 3: Ann solves hound-suspect-2 paying Dr. John Watson+"
-                             "Mycroft Holmes+Irene Adler as Statements, Knowledge as "
-                             "Knowledge; revealed sign-location-1; dealt Writings")
+    assert reply.message == ("entry 3: Ann solves hound-suspect-2 paying 3 cards as 1 "
+                             "Statements (cross-reference: Dr. John Watson, Mycroft Holmes, "
+                             "Irene Adler), Knowledge as 1 Knowledge; revealed "
+                             "sign-location-1; dealt Writings")
     assert rich.prompt() == "Ann to play: claim"
     assert rich.position().pools["Ann"] == ("Knowledge", "Statements", "Writings")
     reply = rich.handle("claim completion")

@@ -295,3 +295,13 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
         "pool_after": result.pool_after if result else list(pool),
         "short_by": short,
     }
+
+
+def use_words(cards, suit: str) -> str:
+    """One use of a payment (``Payment.uses``, a ``pay`` object's ``payment`` entry) in
+    words: ``Sherlock Holmes as 2 Statements``, ``Knowledge as 1 Knowledge``, ``3 cards as
+    1 Knowledge (cross-reference: Writings, Writings, Artifacts)``."""
+    if len(cards) == CROSS_REFERENCE:
+        return f"{CROSS_REFERENCE} cards as 1 {suit} (cross-reference: {', '.join(cards)})"
+    (card,) = cards
+    return f"{card} as {SHERLOCK_PAYS if card == SHERLOCK else 1} {suit}"

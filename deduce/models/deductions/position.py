@@ -35,6 +35,11 @@ and the case piles below their tops, so all players see the same position but fo
 "claim" | "over", "used_allies": [Mycroft Holmes and/or Irene Adler, when their holder has
 used their free action while holding them]}``. Without it a position stands at the start
 of ``to_play``'s turn (or, with 11-12 cards in ``to_play``'s pool, at the discard).
+
+Cells: the JSON writes a grid cell ``[row, column]`` from 0; a person writes it ``a1`` to
+``d4`` (``cell_name``, ``parse_cell``): the column ``a``-``d`` from the left, the row
+``1``-``4`` from the top, so ``a1`` is ``[0, 0]``, ``b3`` is ``[2, 1]`` and ``d4`` is
+``[3, 3]``.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from typing import Any, Callable
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
+from deduce.core.numbers import whole_number
 from deduce.core.records import read_json
 from deduce.models.deductions.cards import (
     ALLIES,
@@ -88,6 +94,26 @@ REQUIRED = ("game", "players", "me", "to_play", "grid", "display", "pools", "sol
             "milestones", "reserved", "discard", "final_round")
 OPTIONAL = ("cards", "turn")
 TURN_KEYS = ("number", "step", "used_allies")
+#: the grid's columns as a person names them, from the left
+COLUMNS = "abcd"
+
+
+# ----------------------------------------------------------------------------- cells
+def cell_name(cell) -> str:
+    """``(row, column)`` from 0 as a person writes it: ``(2, 1)`` -> ``b3``."""
+    r, c = cell
+    return f"{COLUMNS[c]}{r + 1}"
+
+
+def parse_cell(text: str, where: str = "cell") -> tuple[int, int]:
+    """``b3`` -> ``(2, 1)``: column a-d from the left, row 1-4 from the top (digits of any
+    script, as ``core.numbers``); ``InputError`` at ``where`` otherwise."""
+    t = str(text).strip().lower()
+    if len(t) < 2 or t[0] not in COLUMNS:
+        raise InputError(f"expected a cell such as b3 (column a-d, row 1-4), got {text!r}",
+                         where=where)
+    row = whole_number(t[1:], 1, SIZE, f"a row in {text!r}", where=where)
+    return row - 1, COLUMNS.index(t[0])
 
 
 @dataclass(frozen=True)
@@ -494,10 +520,15 @@ def _check_copies(r: _Reader, pos: Position) -> None:
     for card, path in _clue_places(pos):
         count[card] += 1
         if count[card] > copies(card):
-            what = (f"{card} is one of a kind" if card in ALLIES else
-                    f"{copies(card)} regular {card} cards exist (plus its Ally)")
-            raise r.fail(f"one {card} too many on the grid, in the pools and in the discard "
-                         f"pile: {what}", path)
+            raise r.fail(too_many(card, "on the grid, in the pools and in the discard pile"),
+                         path)
+
+
+def too_many(card: str, place: str) -> str:
+    """The words for one copy of the clue ``card`` more than exist, seen ``place``."""
+    what = (f"{card} is one of a kind" if card in ALLIES else
+            f"{copies(card)} regular {card} cards exist (plus its Ally)")
+    return f"one {card} too many {place}: {what}"
 
 
 def _check_cases(r: _Reader, pos: Position) -> None:

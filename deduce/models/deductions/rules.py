@@ -394,7 +394,8 @@ FREE_STEPS = ("start", "investigate", "discard")
 #: the most Claim choices ``legal_actions`` lists at a claim step
 CLAIM_CHOICES = 64
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
-#: payments already computed, by (due, pool); cleared when it holds this many
+#: payments already computed, by (due, pool); cleared when it holds this many (so is
+#: each card set's table of dues)
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
 #: per card set (by id, the set kept alive): dues by (case id, sorted discounts)
@@ -725,6 +726,8 @@ class State:
             if discounts is None:
                 discounts = dues[None] = tuple(sorted(s.discount for s in self.solved[p]))
             cache = _DUES.setdefault(id(self.cards), (self.cards, {}))[1]
+            if len(cache) >= PAY_CACHE:
+                cache.clear()
             due = cache.get((case, discounts))
             if due is None:
                 due = cache[(case, discounts)] = discounted_due(

@@ -56,13 +56,11 @@ from typing import Any, Callable
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.limits import MAX_DIGITS, MAX_LINE
-from deduce.core.names import normalise, resolve
+from deduce.core.names import resolve
 from deduce.core.numbers import whole_number
 from deduce.core.records import LockedSession, RecordLock, check_record_path, read_json, write_json_atomic
 from deduce.models.deductions.cards import (
-    ALLIES,
     LESTRADE,
-    MAX_NAME,
     MILESTONES,
     RED_HERRING,
     SHERLOCK,
@@ -75,16 +73,20 @@ from deduce.models.deductions.cards import (
     resolve_suit,
     suit_of,
 )
-from deduce.models.deductions.knowledge import odds_json
+from deduce.models.deductions.knowledge import find_case, odds_json, pay_all_json, pay_json
+from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import (
+    COLUMNS,
     GAME,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     SIZE,
     SLOTS,
     Position,
+    cell_name,
+    check_players,
     load_position,
+    parse_cell,
     parse_position,
+    too_many,
 )
 
 #: the most entries a record holds (a real game has a few hundred)
@@ -92,7 +94,6 @@ MAX_ENTRIES = 5_000
 RECORD_KEYS = ("game", "setup", "seed", "entries")
 ENTRY_KEYS = ("action", "outcome")
 OUTCOME_KEYS = ("draws", "pick", "reveals")
-COLUMNS = "abcd"
 #: words that end a name in an entry (``solve The Hound reveal x``)
 KEYWORDS = ("prop", "refill", "got", "reveal", "with")
 ENTRIES = ("draw", "take", "mind", "solve", "reserve", "rotate", "discard", "claim")
@@ -341,17 +342,8 @@ class Setup:
         return self._pool(key[5:], split_list(value), where)
 
     def _players(self, names: list[str], where: str) -> list[str]:
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise InputError(f"{len(names)} players; the game takes {MIN_PLAYERS} to "
-                             f"{MAX_PLAYERS}", where=where)
-        for i, name in enumerate(names):
-            if len(name) > MAX_NAME:
-                raise InputError(f"a player name has 1 to {MAX_NAME} characters", where=where)
-            same = [j for j in range(i) if normalise(names[j]) == normalise(name)]
-            if same:
-                raise InputError(f"{name!r} is the same name as {names[same[0]]!r} (names "
-                                 "differ in more than case, spaces and punctuation)", where=where)
-        self.players = list(names)
+        """The players as a position's ``players`` field (``position.check_players``)."""
+        self.players = list(check_players(names, self.source))
         self.data["players"] = self.players
         return self.players
 
@@ -388,9 +380,7 @@ class Setup:
         seen += more
         for card in dict.fromkeys(more):
             if seen.count(card) > copies(card):
-                what = (f"{card} is one of a kind" if card in ALLIES
-                        else f"{copies(card)} regular {card} cards exist")
-                raise InputError(f"one {card} too many on the table: {what}", where=where)
+                raise InputError(too_many(card, "on the table"), where=where)
 
     def position(self) -> Position:
         """The whole setup checked as a position (no card solved, reserved or discarded)."""
@@ -416,23 +406,6 @@ def _field_path(key: str) -> str:
 
 
 # ----------------------------------------------------------------------------- parsing
-def parse_cell(text: str, where: str = "cell") -> tuple[int, int]:
-    """``b3`` -> ``(2, 1)``: column a-d from the left, row 1-4 from the top (digits of any
-    script, as ``core.numbers``)."""
-    t = str(text).strip().lower()
-    if len(t) < 2 or t[0] not in COLUMNS:
-        raise InputError(f"expected a cell such as b3 (column a-d, row 1-4), got {text!r}",
-                         where=where)
-    row = whole_number(t[1:], 1, SIZE, f"a row in {text!r}", where=where)
-    return row - 1, COLUMNS.index(t[0])
-
-
-def cell_name(cell) -> str:
-    """``(2, 1)`` -> ``b3``."""
-    r, c = cell
-    return f"{COLUMNS[c]}{r + 1}"
-
-
 def parse_line_name(tokens: list[str]) -> tuple[str, int]:
     """``row 2`` / ``column b`` / ``2`` / ``b`` -> ``("row", 1)`` / ``("column", 1)``."""
     usage = "mind row N (1-4) or mind column L (a-d)"
@@ -850,7 +823,7 @@ class TableSession(LockedSession):
             from deduce.models.deductions.patterns import mind_palace_forced, placements
 
             return Reply("info", view="patterns",
-                         data={"grid": pos.grid, "placements": placements(pos.grid),
+                         data={"placements": placements(pos.grid),
                                "forced": mind_palace_forced(pos.grid)})
         if word == "pay":
             return Reply("info", view="pay", data=self.pay(args))
@@ -858,26 +831,16 @@ class TableSession(LockedSession):
             return Reply("info", view="odds", data=odds_json(pos))
         return self._best()
 
-    def pay(self, args: list[str]) -> list[dict]:
+    def pay(self, args: list[str]) -> dict:
         """The spec's pay JSON for the player to play (whoever it is: the table helps every
-        seat): for CASE (a visible one or theirs reserved), else for every one of those."""
-        from deduce.models.deductions.payment import discounted_due, payment_json
-
+        seat): CASE's pay object (a case within their reach: ``knowledge.find_case``), else
+        ``{"cases": [...]}`` for every case within their reach, ranked
+        (``knowledge.pay_all_json``)."""
         pos = self.position()
         player = self.to_play()
-        cases = [i for row in pos.display.values() for i in row if i is not None]
-        if pos.reserved[player] is not None:
-            cases.append(pos.reserved[player])
         if args:
-            card = pos.cards.resolve(" ".join(args), where="pay")
-            if card.id not in cases:
-                raise InputError(f"{card.id!r} is neither in the display nor reserved by "
-                                 f"{player}", where="pay")
-            cases = [card.id]
-        discounts = [s.discount for s in pos.solved[player]]
-        pool = list(pos.pools[player])
-        return [payment_json(i, discounted_due(pos.cards.by_id[i].cost_dict(), discounts), pool)
-                for i in cases]
+            return pay_json(pos, find_case(pos, " ".join(args), player, where="pay"), player)
+        return pay_all_json(pos, player)
 
     def _best(self) -> Reply:
         """The advice for me on my turn (``advice.advise``, the helper bots's), when the
@@ -945,7 +908,7 @@ def describe(entry: Entry, before, names: tuple[str, ...]) -> str:
     if isinstance(a, R.MindPalace):
         return f"{who} retreats to the Mind Palace on {line_name(a.line)}: {o.pick} to the pool{dealt}"
     if isinstance(a, R.Solve):
-        uses = ", ".join(f"{'+'.join(cards)} as {suit}" for cards, suit in a.uses) or "nothing"
+        uses = ", ".join(use_words(cards, suit) for cards, suit in a.uses) or "nothing"
         return f"{who} solves {a.case} paying {uses}{revealed}{dealt}"
     if isinstance(a, R.Reserve):
         return f"{who} reserves {a.case} (Mycroft){revealed}"
