@@ -50,7 +50,7 @@ from deduce.models.deductions.position import WIN_POINTS, Position
 ROLLOUTS = 32
 MAX_ROLLOUTS = 1000
 #: the most rollouts of all actions together, and the fewest per action when it cuts
-TOTAL_ROLLOUTS = 400
+TOTAL_ROLLOUTS = 300
 MIN_ROLLOUTS = 4
 #: greedy turns each rollout plays past the action before its leaf is scored
 ADVICE_DEPTH = 6
