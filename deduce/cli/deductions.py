@@ -10,9 +10,7 @@ from __future__ import annotations
 import click
 
 from deduce.cli.common import out, print_json, reports_errors
-
-#: the POSITION word for the shipped sample position (when no file of that name exists)
-SAMPLE = "sample"
+from deduce.models.deductions.position import load_position
 
 position_argument = click.argument("position_file", metavar="POSITION", type=click.Path())
 json_option = click.option("--json", "as_json", is_flag=True,
@@ -39,19 +37,6 @@ def deductions() -> None:
       deduce deductions milestones sample ben       what Ben's milestones still lack
       deduce deductions odds position.json --json   the deck and each Mind Palace line
     """
-
-
-def _position(path: str):
-    """The position file ``path`` read and checked (``SAMPLE``: the shipped sample)."""
-    from pathlib import Path
-
-    from deduce.models.deductions.position import load_position
-
-    if path == SAMPLE and not Path(path).exists():
-        from deduce.puzzles import puzzle_path
-
-        return load_position(puzzle_path("deductions", "sample-position.json"))
-    return load_position(path)
 
 
 @deductions.command(short_help="List a card set (the shipped one or yours), one table per case.")
@@ -99,9 +84,13 @@ def patterns(position_file: str, as_json: bool) -> None:
     Example:
       deduce deductions patterns sample --json
     """
-    from deduce.models.deductions.patterns import mind_palace_forced, placement_json, placements
+    from deduce.models.deductions.patterns import (
+        mind_palace_forced,
+        placement_json,
+        placements,
+    )
 
-    position = _position(position_file)
+    position = load_position(position_file)
     found = placements(position.grid)
     forced = mind_palace_forced(position.grid)
     if as_json:
@@ -139,7 +128,7 @@ def pay(position_file: str, case: str | None, every: bool, as_json: bool) -> Non
 
     if every == (case is not None):
         raise click.UsageError("give either CASE or --all")
-    position = _position(position_file)
+    position = load_position(position_file)
     me = position.me
     if every:
         result = pay_all_json(position, me)
@@ -171,7 +160,7 @@ def milestones(position_file: str, player: str | None, as_json: bool) -> None:
     from deduce.core.names import resolve
     from deduce.models.deductions.knowledge import milestone_report
 
-    position = _position(position_file)
+    position = load_position(position_file)
     who = position.me if player is None else resolve(player, position.players, "player",
                                                      where="PLAYER")
     report = milestone_report(position, who)
@@ -202,7 +191,7 @@ def odds(position_file: str, as_json: bool) -> None:
     """
     from deduce.models.deductions.knowledge import odds_json
 
-    position = _position(position_file)
+    position = load_position(position_file)
     result = odds_json(position)
     if as_json:
         print_json(result)

@@ -1,15 +1,22 @@
 """``deduce deductions selfplay`` and ``deduce deductions advise``: bots play Deductions,
 and what to do now in a position.
 
-``COMMANDS`` are the click commands; ``register(cli)`` adds them to the ``deductions`` group
-of ``cli`` (made here when no other module has made it yet).
+``cli/main.py`` adds them to the ``deductions`` group.
 """
 
 from __future__ import annotations
 
 import click
 
-from deduce.cli.common import SEED, WholeNumber, esc, out, print_json, reports_errors, styled
+from deduce.cli.common import (
+    SEED,
+    WholeNumber,
+    esc,
+    out,
+    print_json,
+    reports_errors,
+    styled,
+)
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 from deduce.models.deductions.advice import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
 
@@ -132,18 +139,3 @@ def _show_advice(advice, position_file: str) -> None:
     out.print(table)
     out.print(styled(f"[bold]Best:[/] {esc(advice.why)}"))
 
-
-COMMANDS = (selfplay, advise)
-
-
-def register(cli: click.Group) -> None:
-    """Add ``COMMANDS`` to ``cli``'s ``deductions`` group (made here if missing)."""
-    group = cli.commands.get("deductions")
-    if group is None:
-        @click.group("deductions")
-        def group() -> None:
-            """Deductions, the deck game: bots and advice."""
-
-        cli.add_command(group)
-    for command in COMMANDS:
-        group.add_command(command)

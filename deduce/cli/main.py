@@ -31,7 +31,8 @@ def cli() -> None:
 def _register() -> None:
     from deduce.cli.case import case
     from deduce.cli.deductions import deductions
-    from deduce.cli.deductions_play import register as register_deductions_play
+    from deduce.cli.deductions_play import advise as deductions_advise
+    from deduce.cli.deductions_play import selfplay as deductions_selfplay
     from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
     from deduce.cli.s13 import s13
@@ -43,9 +44,9 @@ def _register() -> None:
     cli.add_command(story)
     cli.add_command(demo)
     cli.add_command(case)
-    deductions.add_command(deductions_table)
+    for command in (deductions_table, deductions_selfplay, deductions_advise):
+        deductions.add_command(command)
     cli.add_command(deductions)
-    register_deductions_play(cli)  # after the deductions group: selfplay and advise join it
 
 
 _register()

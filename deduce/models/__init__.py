@@ -31,4 +31,6 @@ GAMES: dict[str, GameEntry] = {
     "detective-story": GameEntry("deduce.models.detective_story",
                                  "deduce.models.detective_story.rules:new_game",
                                  "deduce.models.detective_story.rules:read_observation"),
+    "deductions": GameEntry("deduce.models.deductions", "deduce.models.deductions.rules:new_game",
+                            "deduce.models.deductions.position:read_observation"),
 }

@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import random
 
-import pytest
 
 from deduce.models.deductions import rules
 from deduce.models.deductions.bots import (

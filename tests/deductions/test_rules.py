@@ -56,7 +56,6 @@ from collections import Counter  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from deduce.models import GameEntry  # noqa: E402
 from deduce.models.deductions.cards import ALLIES, clue_deck, shipped_cards  # noqa: E402
 from deduce.models.deductions.payment import pay  # noqa: E402
 from deduce.models.deductions.position import (  # noqa: E402
@@ -436,8 +435,6 @@ def test_an_outcome_names_possible_results_only():
 
 
 # ----------------------------------------------------------------------------- properties
-ENTRY = GameEntry("deduce.models.deductions", "deduce.models.deductions.rules:new_game",
-                  "deduce.models.deductions.position:read_observation")
 CASE_IDS = [c.id for c in shipped_cards().cards]
 #: actions tried at every step: legal exactly when listed
 PROBES = ([Draw()] + [Take(c, p) for c in CELLS for p in (None, (0, 0), (3, 3)) if p != c]
@@ -493,21 +490,6 @@ def test_random_play_keeps_every_invariant(seed, players):
     check_invariants(state)
     check_observations(state)
     assert state.turns <= ROUND_CAP * players and state.winner()
-
-
-def test_deductions_follows_the_shape_of_every_game(monkeypatch):
-    """The conformance test's playouts and golden game (``tests/test_conformance.py``),
-    until the lead registers the game in ``GAMES`` (the shared modules of the other
-    helpers come with the merge)."""
-    from deduce import models
-    from tests import test_conformance
-
-    monkeypatch.setitem(models.GAMES, "deductions", ENTRY)
-    monkeypatch.setattr(test_conformance, "GAMES", models.GAMES)
-    for seed in range(2):
-        test_conformance.test_random_playouts_follow_the_shape("deductions", seed)
-    test_conformance.test_the_same_seed_replays_the_same_game("deductions")
-    test_conformance.test_golden_playthrough("deductions")
 
 
 def test_from_position_samples_what_the_position_hides():

@@ -77,6 +77,8 @@ from deduce.models.deductions.cards import (
 from deduce.models.deductions.milestones import satisfies
 
 GAME = "deductions"
+#: the name that reads the shipped sample position (``load_position``)
+SAMPLE = "sample"
 SIZE = 4
 POOL_LIMIT = 10
 #: the most ``to_play`` holds mid-turn: 10 + the drawn card + the taken card
@@ -224,7 +226,12 @@ class Position:
 # ----------------------------------------------------------------------------- reading
 def load_position(path: str | Path) -> Position:
     """Read and check the position file ``path`` (its ``cards`` path is relative to its
-    folder)."""
+    folder). ``sample`` (``SAMPLE``), when no file has that name, is the shipped sample
+    position (a mid-game 3-player position of the shipped set)."""
+    if str(path) == SAMPLE and not Path(path).exists():
+        from deduce.puzzles import puzzle_path
+
+        path = puzzle_path("deductions", "sample-position.json")
     return parse_position(read_json(path), str(path), base=Path(path).parent)
 
 
