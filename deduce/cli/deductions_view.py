@@ -139,18 +139,44 @@ def patterns_view(position, found, forced: bool) -> Group:
     parts.append(Text(f"{len(found)} patterns: {len(exact)} exact (take any of the 4), "
                       f"{len(propped)} propped (cover the prop cell with a pool card, take "
                       "one of the other 3). Mind Palace is not forced."))
-    table = Table(title_justify="left")
-    for name in ("Pattern", "Suit", "Cells", "Take", "Prop"):
+    table = Table(title_justify="left", show_lines=True)
+    for name in ("Pattern", "Suit", "Map", "Take", "Prop"):
         table.add_column(name, no_wrap=True)
     for p in exact + propped:
         take = " ".join(cell_name(c) + ("*" if grid[c[0]][c[1]] in ALLY_SUIT else "")
                         for c in sorted(p.take))
         prop = Text("-") if p.prop is None else Text.assemble(
             f"{cell_name(p.prop)} ", "(", clue_text(grid[p.prop[0]][p.prop[1]]), ")")
-        table.add_row(KIND_WORDS[p.kind], clue_text(p.suit, short=False),
-                      " ".join(cell_name(c) for c in sorted(p.cells)), take, prop)
+        table.add_row(KIND_WORDS[p.kind], clue_text(p.suit, short=False), pattern_map(p),
+                      take, prop)
     parts.append(table)
+    parts.append(Text(f"Map: {MAP_TAKE} a card you may take, {MAP_PROP} the prop cell "
+                      f"(covered by a pool card, it stays), {MAP_OFF} not in the pattern.",
+                      style="dim"))
     return Group(*parts)
+
+
+MAP_TAKE, MAP_PROP, MAP_OFF = "T", "P", "·"
+
+
+def pattern_map(placement) -> Text:
+    """The placement drawn on a 4x4 map, one line per grid row: ``T`` a cell to take,
+    ``P`` the prop cell, ``·`` a cell outside the pattern.
+
+    >>> from deduce.models.deductions.patterns import placements
+    >>> grid = [["Writings"] * 3 + ["Knowledge"]] + [[None] * 4] * 3
+    >>> print(pattern_map(next(p for p in placements(grid) if p.kind == "row")))
+    TTTP
+    ····
+    ····
+    ····
+    """
+    take, size = set(placement.take), len(COLUMNS)
+    lines = []
+    for r in range(size):
+        lines.append("".join(MAP_TAKE if (r, c) in take else MAP_PROP if (r, c) == placement.prop
+                             else MAP_OFF for c in range(size)))
+    return Text("\n".join(lines))
 
 
 # ----------------------------------------------------------------------------- paying

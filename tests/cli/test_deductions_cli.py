@@ -90,8 +90,10 @@ def test_patterns_human_fits_80_columns_and_shows_the_grid():
     assert "Irene Adler at c3" in res.stdout
     assert "11 patterns: 1 exact" in res.stdout
     assert "Mind Palace is not forced" in res.stdout
-    row = next(line for line in lines if "│ row     │ Writings" in line)
-    assert "a1 b1 c1 d1 │ a1 b1 c1    │ d1 (Kno)" in row
+    at = next(i for i, line in enumerate(lines) if "│ row     │ Writings" in line)
+    assert "│ TTTP │ a1 b1 c1    │ d1 (Kno)" in lines[at]
+    assert ["····"] * 3 == [line.split("│")[3].strip() for line in lines[at + 1:at + 4]]
+    assert "Map: T a card you may take, P the prop cell" in res.stdout
 
 
 def test_patterns_mind_palace_forced(tmp_path):
