@@ -25,6 +25,9 @@ def cli() -> None:
       deduce case selfplay kew-orchid --games 200   bots play a case: win rates
       deduce story advise case.json        Detective Story: the Action most likely to arrest
       deduce story table case.json         play a Detective Story case live, advice at each step
+      deduce deductions patterns sample    Deductions: every pattern you may take from the grid
+      deduce deductions advise sample      what to do now, by the chance to win
+      deduce deductions table game.json --seed 7 --players Ann,Ben,Cat --me Ann
     """
 
 
