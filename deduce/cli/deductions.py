@@ -182,7 +182,7 @@ def odds(position_file: str, as_json: bool) -> None:
     the Allies still in it; and per row and column, what a Mind Palace there yields (one
     of its four cards at random; an Ally counts as its suit).
 
-    The JSON adds "mind_palace": {"row 1": {suit: chance, ...}, ..., "column 4": {...}}
+    The JSON adds "mind_palace": {"row 1": {suit: chance, ...}, ..., "column d": {...}}
     (rows from the top, columns from the left, every suit listed).
 
     \b

@@ -228,16 +228,16 @@ def test_odds_json_by_hand():
     assert out["suits"] == {s: {"left": k, "p_next": k / 42} for s, k in left.items()}
     assert out["allies"] == ["Inspector Lestrade", "Mycroft Holmes"]
     mp = out["mind_palace"]
-    assert list(mp) == [f"row {i}" for i in range(1, 5)] + [f"column {i}" for i in range(1, 5)]
+    assert list(mp) == [f"row {i}" for i in range(1, 5)] + [f"column {c}" for c in "abcd"]
     zero = dict.fromkeys(left, 0.0)
     assert mp["row 1"] == {**zero, "Writings": 0.75, "Knowledge": 0.25}
     assert mp["row 2"] == {**zero, "Knowledge": 1 / 3, "Artifacts": 1 / 3,
                            "Prints & Tracks": 1 / 3}
     assert mp["row 3"] == {**zero, "Knowledge": 1.0}
     assert mp["row 4"] == {**zero, "Statements": 1.0}
-    assert mp["column 3"] == {**zero, "Writings": 0.25, "Prints & Tracks": 0.25,
+    assert mp["column c"] == {**zero, "Writings": 0.25, "Prints & Tracks": 0.25,
                               "Knowledge": 0.25, "Statements": 0.25}
-    assert mp["column 4"] == {**zero, "Knowledge": 0.5, "Statements": 0.5}
+    assert mp["column d"] == {**zero, "Knowledge": 0.5, "Statements": 0.5}
 
 
 def test_odds_human():

@@ -48,9 +48,9 @@ def test_the_words_say_what_an_action_does_now():
         "solve it; 1 clue short")
     mid = view_of(position("investigate"))
     assert describe(mid, Take((0, 3))) == (
-        "Take the Statements at row 1, column 4: The Naturalist of Merripit House "
+        "Take the Statements at d1: The Naturalist of Merripit House "
         "(hound-suspect, 3 points) becomes affordable with it (1 clue short now)")
-    assert describe(mid, Take((0, 0))) == ("Take the Writings at row 1, column 1: no case I may "
+    assert describe(mid, Take((0, 0))) == ("Take the Writings at a1: no case I may "
                                            "solve gets cheaper")
     assert describe(mid, MindPalace(("row", 1))) == (
         "Mind Palace on row 2: one of Prints & Tracks, Irene Adler, Artifacts, Knowledge at "
@@ -78,10 +78,10 @@ def test_why_names_the_chance_and_the_next_best():
     mid = view_of(position("investigate"))
     ranked = (Estimate(Take((0, 3)), 0.55, 0.04, 24), Estimate(Take((0, 0)), 0.4, 0.05, 24))
     assert explain(mid, ranked) == (
-        "Take the Statements at row 1, column 4: The Naturalist of Merripit House "
+        "Take the Statements at d1: The Naturalist of Merripit House "
         "(hound-suspect, 3 points) becomes affordable with it (1 clue short now). Estimated "
-        "chance to win 55% ± 4 over 24 rollouts; next best, take the Writings at row 1, "
-        "column 1: 40%.")
+        "chance to win 55% ± 4 over 24 rollouts; next best, take the Writings at a1: "
+        "40%.")
 
 
 def test_advise_ranks_every_distinct_legal_action_the_same_way_for_a_seed():

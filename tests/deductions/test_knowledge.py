@@ -55,8 +55,8 @@ def test_line_odds():
 def test_mind_palace_lines(pos):
     mp = K.mind_palace(pos)
     assert list(mp) == list(K.LINES)
-    assert mp["column 1"]["Writings"] == mp["column 1"]["Knowledge"] == 1 / 3
-    assert mp["column 2"] == {**dict.fromkeys(SUITS, 0.0), "Writings": 1 / 3,
+    assert mp["column a"]["Writings"] == mp["column a"]["Knowledge"] == 1 / 3
+    assert mp["column b"] == {**dict.fromkeys(SUITS, 0.0), "Writings": 1 / 3,
                               "Artifacts": 1 / 3, "Statements": 1 / 3}
     for chances in mp.values():
         assert sum(chances.values()) == pytest.approx(1.0)

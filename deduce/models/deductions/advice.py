@@ -44,7 +44,7 @@ from deduce.models.deductions.bots import (
 )
 from deduce.models.deductions.cards import MILESTONE_BONUS, SolvedCard
 from deduce.models.deductions.milestones import max_bonus
-from deduce.models.deductions.position import WIN_POINTS, Position
+from deduce.models.deductions.position import WIN_POINTS, Position, cell_name, line_name
 
 #: rollouts per action by default, and the most one may ask for
 ROLLOUTS = 32
@@ -153,9 +153,9 @@ def action_words(view: View, action: Any) -> str:
         return "obtain clues"
     if kind == "Take":
         r, c = action.cell
-        return f"take the {view.grid[r][c]} at row {r + 1}, column {c + 1}"
+        return f"take the {view.grid[r][c]} at {cell_name(action.cell)}"
     if kind == "MindPalace":
-        return f"Mind Palace on {action.line[0]} {action.line[1] + 1}"
+        return f"Mind Palace on {line_name(action.line)}"
     if kind == "Solve":
         return f"solve {_case(by_id, action.case)}"
     if kind == "Reserve":

@@ -33,11 +33,10 @@ from deduce.core.names import normalise
 from deduce.models.deductions.cards import ALLIES, ALLY_SUIT, SUITS, CardSet, CaseCard, suit_of
 from deduce.models.deductions.milestones import completes, lacks, milestones_json
 from deduce.models.deductions.payment import discounted_due, payment_json
-from deduce.models.deductions.position import SIZE, Position
+from deduce.models.deductions.position import SIZE, Position, line_name
 
 #: the names of the Mind Palace lines in the JSON, top row and left column first
-LINES = tuple(f"row {i + 1}" for i in range(SIZE)) + tuple(f"column {j + 1}"
-                                                           for j in range(SIZE))
+LINES = tuple(line_name((kind, i)) for kind in ("row", "column") for i in range(SIZE))
 
 
 def deck_size(position: Position) -> int:
@@ -95,7 +94,7 @@ def line_odds(cards: Iterable[str | None]) -> dict[str, float]:
 
 
 def mind_palace(position: Position) -> dict[str, dict[str, float]]:
-    """Per line (``LINES`` order: rows 1-4 from the top, then columns 1-4 from the left),
+    """Per line (``LINES`` order: rows 1-4 from the top, then columns a-d from the left),
     the chance of each suit from a Mind Palace on it (``line_odds``)."""
     return {name: line_odds(cells) for name, cells in lines(position).items()}
 

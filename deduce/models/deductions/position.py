@@ -107,6 +107,13 @@ def cell_name(cell) -> str:
     return f"{COLUMNS[c]}{r + 1}"
 
 
+def line_name(line) -> str:
+    """A row or column of the grid as a person writes it: ``("row", 1)`` -> ``row 2``,
+    ``("column", 1)`` -> ``column b`` (as its cells' letter)."""
+    kind, i = line
+    return f"row {i + 1}" if kind == "row" else f"column {COLUMNS[i]}"
+
+
 def parse_cell(text: str, where: str = "cell") -> tuple[int, int]:
     """``b3`` -> ``(2, 1)``: column a-d from the left, row 1-4 from the top (digits of any
     script, as ``core.numbers``); ``InputError`` at ``where`` otherwise."""

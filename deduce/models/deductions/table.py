@@ -82,6 +82,7 @@ from deduce.models.deductions.position import (
     SLOTS,
     Position,
     cell_name,
+    line_name,
     check_players,
     load_position,
     parse_cell,
@@ -424,11 +425,6 @@ def parse_line_name(tokens: list[str]) -> tuple[str, int]:
             return "column", COLUMNS.index(t)
         return "column", whole_number(t, 1, SIZE, "a column (a-d or 1-4)", where=usage) - 1
     return "row", whole_number(text, 1, SIZE, "a row (1-4)", where=usage) - 1
-
-
-def line_name(line) -> str:
-    kind, i = line
-    return f"row {i + 1}" if kind == "row" else f"column {COLUMNS[i]}"
 
 
 @dataclass
