@@ -430,3 +430,28 @@ class LockedSession:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def json_kind(value: Any, mapping: str = "an object") -> str:
+    """What a parsed JSON (or TOML) value is, in words, with a short sample of it, for
+    messages; ``mapping`` names a dict (``"a table"`` in a TOML file).
+
+    >>> json_kind(None), json_kind(True), json_kind([1, 2]), json_kind({}, "a table")
+    ('null', 'true', 'a list', 'a table')
+    >>> json_kind("x" * 50), json_kind(2.5)
+    ("a string ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')", 'a number (2.5)')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return f"a number ({text if len(text) <= 30 else text[:30] + '...'})"
+    if isinstance(value, str):
+        return f"a string ({value if len(value) <= 30 else value[:30] + '...'!r})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return mapping
+    return type(value).__name__

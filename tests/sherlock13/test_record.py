@@ -721,7 +721,7 @@ def _check_typed(doc, path, kind, place, value):
     elif kind == "game" and isinstance(value, str):
         assert f"record of the game {value!r}" in msg
     else:
-        from deduce.models.sherlock13.record import json_kind
+        from deduce.core.records import json_kind
 
         assert f"got {json_kind(value).split(' (')[0]}" in msg, (path, value, msg)
 

@@ -45,7 +45,7 @@ from typing import Any
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
-from deduce.core.records import parse_toml_text, read_text
+from deduce.core.records import json_kind, parse_toml_text, read_text
 
 SUITS = ("Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge")
 ALLIES = ("Sherlock Holmes", "Inspector Lestrade", "Dr. John Watson", "Mycroft Holmes",
@@ -104,24 +104,6 @@ def resolve_clue(text: Any, where: str | None = None) -> str:
 def resolve_suit(text: Any, where: str | None = None) -> str:
     """The suit ``text`` names (aliases as ``resolve_clue``)."""
     return resolve(text, SUITS, "suit", where=where)
-
-
-def json_kind(value: Any) -> str:
-    """What a parsed value is, in words (for messages).
-
-    >>> json_kind(None), json_kind(True), json_kind([1]), json_kind("x")
-    ('null', 'true', 'a list', "a string ('x')")
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return f"a number ({text if len(text) <= 30 else text[:30] + '...'})"
-    if isinstance(value, str):
-        return f"a string ({value[:30] + '...' if len(value) > 30 else value!r})"
-    return {list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
 
 
 # ----------------------------------------------------------------------------- case cards
@@ -243,7 +225,7 @@ def parse_cards(text: str, where: str = "<cards>", source: str | None = None) ->
     title = data.get("title", Path(where).stem)
     if not isinstance(title, str) or not 1 <= len(title) <= MAX_NAME:
         raise InputError(f"expected a string of 1 to {MAX_NAME} characters, got "
-                         f"{json_kind(title)}", where=f"{where}: field 'title'")
+                         f"{json_kind(title, 'a table')}", where=f"{where}: field 'title'")
     rows = data.get("case", [])
     if not isinstance(rows, list):
         raise InputError("expected [[case]] tables", where=f"{where}: field 'case'")
@@ -258,7 +240,7 @@ def parse_cards(text: str, where: str = "<cards>", source: str | None = None) ->
 
 def _card(row: Any, where: str) -> CaseCard:
     if not isinstance(row, dict):
-        raise InputError(f"expected a table, got {json_kind(row)}", where=where)
+        raise InputError(f"expected a table, got {json_kind(row, 'a table')}", where=where)
     ident = row.get("id")
     if isinstance(ident, str) and 1 <= len(ident) <= MAX_NAME:
         where = f"{where} ({ident!r})"
@@ -273,7 +255,7 @@ def _card(row: Any, where: str) -> CaseCard:
         v = row[key]
         if not isinstance(v, str) or not 1 <= len(v.strip()) or len(v) > MAX_NAME:
             raise InputError(f"expected a string of 1 to {MAX_NAME} characters, got "
-                             f"{json_kind(v)}", where=f"{where}, field {key!r}")
+                             f"{json_kind(v, 'a table')}", where=f"{where}, field {key!r}")
     at = lambda key: f"{where}, field {key!r}"  # noqa: E731
     case = resolve(_text(row["case"], at("case")), CASES, "case", where=at("case"),
                    aliases={t: c for c, t in CASE_TITLES.items()})
@@ -284,14 +266,14 @@ def _card(row: Any, where: str) -> CaseCard:
     lo, hi = POINTS[kind]
     if not _whole(points) or not lo <= points <= hi:
         raise InputError(f"a {kind.replace('-', ' ')} is worth {lo} to {hi} points, got "
-                         f"{json_kind(points)}", where=at("points"))
+                         f"{json_kind(points, 'a table')}", where=at("points"))
     return CaseCard(row["id"], row["name"], case, category, kind, points,
                     _cost(row["cost"], kind, at("cost")))
 
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise InputError(f"expected a string, got {json_kind(value)}", where=where)
+        raise InputError(f"expected a string, got {json_kind(value, 'a table')}", where=where)
     return value
 
 
@@ -301,7 +283,7 @@ def _whole(v: Any) -> bool:
 
 def _cost(value: Any, kind: str, where: str) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
-        raise InputError(f"expected a table of suit = count, got {json_kind(value)}",
+        raise InputError(f"expected a table of suit = count, got {json_kind(value, 'a table')}",
                          where=where)
     cost: dict[str, int] = {}
     for key, n in value.items():
@@ -310,7 +292,7 @@ def _cost(value: Any, kind: str, where: str) -> tuple[tuple[str, int], ...]:
             raise InputError(f"{suit} is given twice", where=f"{where}: {key!r}")
         if not _whole(n) or not 1 <= n <= MAX_PER_SUIT:
             raise InputError(f"a count is a whole number from 1 to {MAX_PER_SUIT}, got "
-                             f"{json_kind(n)}", where=f"{where}: {key!r}")
+                             f"{json_kind(n, 'a table')}", where=f"{where}: {key!r}")
         cost[suit] = n
     (lo, hi), (slo, shi) = COST_CLUES[kind], COST_SUITS[kind]
     total = sum(cost.values())

@@ -53,7 +53,7 @@ from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
 from deduce.core.numbers import whole_number
-from deduce.core.records import read_json
+from deduce.core.records import json_kind, read_json
 from deduce.models.deductions.cards import (
     ALLIES,
     CASE_CARDS,
@@ -69,7 +69,6 @@ from deduce.models.deductions.cards import (
     SolvedCard,
     clue_deck,
     copies,
-    json_kind,
     load_cards,
     resolve_clue,
     resolve_suit,

@@ -48,17 +48,24 @@ anything else but a view or ``undo`` (which drops it) is refused meanwhile.
 from __future__ import annotations
 
 import random
-import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
-from deduce.core.limits import MAX_DIGITS, MAX_LINE
+from deduce.core.limits import MAX_DIGITS
+from deduce.core.lines import command_line
 from deduce.core.names import resolve
 from deduce.core.numbers import whole_number
-from deduce.core.records import LockedSession, RecordLock, check_record_path, read_json, write_json_atomic
+from deduce.core.records import (
+    LockedSession,
+    RecordLock,
+    check_record_path,
+    json_kind,
+    read_json,
+    write_json_atomic,
+)
 from deduce.models.deductions.cards import (
     LESTRADE,
     MILESTONES,
@@ -67,7 +74,6 @@ from deduce.models.deductions.cards import (
     SHIPPED,
     SOLUTION,
     copies,
-    json_kind,
     load_cards,
     resolve_clue,
     resolve_suit,
@@ -612,21 +618,15 @@ class TableSession(LockedSession):
     # -- one line
     def handle(self, line: str) -> Reply:
         """Do what ``line`` says (at most ``MAX_LINE`` characters) and say how it went."""
-        if len(line.rstrip("\n")) > MAX_LINE:
-            return Reply("refused", f"line too long: more than the cap of {MAX_LINE:,} "
-                                    "characters", code=2)
         try:
-            tokens = shlex.split(line)
-        except ValueError as exc:
-            return Reply("refused", f"cannot read the line: {exc}", code=2)
-        if not tokens:
-            return Reply("info", "")
-        try:
-            word = resolve(tokens[0], COMMANDS, "command", aliases=ALIASES)
+            parsed = command_line(line, COMMANDS, ALIASES)
         except InputError as exc:
-            return Reply("refused", f"{exc} (type help)", code=2)
+            return Reply("refused", str(exc), code=2)
+        if parsed is None:
+            return Reply("info", "")
+        word, args = parsed
         try:
-            return self._do(word, tokens[1:])
+            return self._do(word, args)
         except InputError as exc:
             return Reply("refused", str(exc), code=2)
 

@@ -45,7 +45,7 @@ from typing import Any, Union
 from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
-from deduce.core.records import read_json, write_json_atomic
+from deduce.core.records import json_kind, read_json, write_json_atomic
 from deduce.models.sherlock13.cards import HAND_SIZE, ICONS, SUSPECTS, icon_index, suspect_index
 from deduce.models.sherlock13.rules import (
     SIDES,
@@ -239,28 +239,6 @@ MAX_NAME = 64
 #: the largest count an event may give: no hand ever holds more than 5 cards
 MAX_COUNT = max(HAND_SIZE.values())
 _LINE_BREAKS = ("\n", "\u2028", "\u2029")
-
-
-def json_kind(value: Any) -> str:
-    """What a parsed JSON value is, in words, with a short sample of it.
-
-    >>> json_kind(True), json_kind([1, 2]), json_kind("x" * 50)
-    ('true', 'a list', "a string ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')")
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return f"a number ({text if len(text) <= 30 else text[:30] + '...'})"
-    if isinstance(value, str):
-        return f"a string ({value if len(value) <= 30 else value[:30] + '...'!r})"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _at(where: str, key: str) -> str:

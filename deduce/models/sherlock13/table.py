@@ -18,14 +18,13 @@ Commands (names take the spec's aliases; multi-word names may be quoted or not):
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from deduce.core.errors import ContradictionError, InputError
+from deduce.core.lines import command_line
 from deduce.core.names import normalise, resolve
-from deduce.core.limits import MAX_LINE
 from deduce.core.numbers import whole_number
 from deduce.core.records import LockedSession, RecordLock, check_record_path
 from deduce.models.sherlock13.advice import Analysis, analyze
@@ -171,20 +170,13 @@ class TableSession(LockedSession):
     # -- one line
     def handle(self, line: str) -> Reply:
         """Do what ``line`` says (at most ``MAX_LINE`` characters) and say how it went."""
-        if len(line.rstrip("\n")) > MAX_LINE:
-            return Reply("refused", f"line too long: more than the cap of {MAX_LINE:,} "
-                                    "characters", code=2)
         try:
-            tokens = shlex.split(line)
-        except ValueError as exc:
-            return Reply("refused", f"cannot read the line: {exc}", code=2)
-        if not tokens:
-            return Reply("info", "")
-        try:
-            word = resolve(tokens[0], COMMANDS, "command")
+            parsed = command_line(line, COMMANDS)
         except InputError as exc:
-            return Reply("refused", f"{exc} (type help)", code=2)
-        args = tokens[1:]
+            return Reply("refused", str(exc), code=2)
+        if parsed is None:
+            return Reply("info", "")
+        word, args = parsed
         try:
             if word in ("raise", "count", "accuse", "exchange"):
                 return self._enter(self._event_json(word, args))
