@@ -11,11 +11,9 @@ import click
 from deduce.cli.common import (
     SEED,
     WholeNumber,
-    esc,
     out,
     print_json,
     reports_errors,
-    styled,
 )
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
 from deduce.models.deductions.advice import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
@@ -120,22 +118,10 @@ def advise(position_file: str, rollouts: int, seed: int, as_json: bool) -> None:
     if as_json:
         print_json(advice.to_json())
         return
-    _show_advice(advice, position_file)
-
-
-def _show_advice(advice, position_file: str) -> None:
-    from rich.table import Table
-
-    from deduce.cli.common import literal
+    from deduce.cli.deductions_view import advice_view
 
     out.print(f"Advice for {position_file}", soft_wrap=True)
-    table = Table()
-    for name, justify in (("#", "right"), ("Action", "left"), ("Chance to win", "right"),
-                          ("± s.e.", "right"), ("Rollouts", "right")):
-        table.add_column(name, justify=justify)
-    for i, e in enumerate(advice.estimates, start=1):
-        table.add_row(str(i), literal(e.words), f"{100 * e.p_win:.1f}%",
-                      f"{100 * e.stderr:.1f}", str(e.rollouts))
-    out.print(table)
-    out.print(styled(f"[bold]Best:[/] {esc(advice.why)}"))
+    out.print(advice_view(advice))
+
+
 

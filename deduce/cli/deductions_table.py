@@ -182,12 +182,10 @@ def print_odds(session, data: dict) -> None:
 
 
 def print_best(advice, top: int = 5) -> None:
-    """The advice (``advice.Advice``): why the best action is best, then the first
-    ``top`` actions with their estimated chance to win."""
-    out.print(advice.why, soft_wrap=True)  # one line through a pipe
-    for e in advice.estimates[:top]:
-        out.print(f"  {e.words}: {100 * e.p_win:.0f}% ± {100 * e.stderr:.0f} "
-                  f"({e.rollouts} rollouts)")
+    """The advice (``advice.Advice``): the first ``top`` actions, then why the best is."""
+    from deduce.cli.deductions_view import advice_view
+
+    out.print(advice_view(advice, top=top))
 
 
 def _loop(session, record_file: str, interactive: bool) -> int:

@@ -328,3 +328,24 @@ def odds_view(position, result: dict) -> Group:
     parts.append(Text(f"Below the case pile tops (unseen): {len(piles['solutions'])} "
                       f"{_kind_word(SOLUTION, True)}, {len(piles['red_herrings'])} Red Herrings"))
     return Group(*parts)
+
+
+# ----------------------------------------------------------------------------- advice
+def advice_view(advice, top: int | None = None) -> Group:
+    """The ranked actions (``advice.Advice``; the first ``top`` of them, all by default)
+    with their estimated chance to win, its standard error and the rollouts, then in
+    words why the best one is best."""
+    table = Table()
+    for name, justify in (("#", "right"), ("Action", "left"), ("Chance to win", "right"),
+                          ("± s.e.", "right"), ("Rollouts", "right")):
+        table.add_column(name, justify=justify)
+    shown = advice.estimates if top is None else advice.estimates[:top]
+    for i, e in enumerate(shown, start=1):
+        table.add_row(str(i), literal(e.words), f"{100 * e.p_win:.1f}%",
+                      f"{100 * e.stderr:.1f}", str(e.rollouts))
+    parts: list = [table]
+    if top is not None and len(advice.estimates) > top:
+        parts.append(Text(f"({len(advice.estimates) - top} more: deduce deductions advise "
+                          "lists them all)", style="dim"))
+    parts.append(styled(f"[bold]Best:[/] {esc(advice.why)}"))
+    return Group(*parts)

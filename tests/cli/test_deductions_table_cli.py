@@ -207,3 +207,22 @@ def test_a_second_session_is_refused_at_once(tmp_path):
                           f"(process {os.getpid()}): finish that session first (one writer "
                           "per record)\n")
     assert (tmp_path / "g.json").read_text() == before
+
+
+def test_best_is_the_advise_commands_view(tmp_path):
+    """``best`` at the table (me to play) draws ``deduce deductions advise``'s view of
+    the same position with the same seed (five actions here: all of them are shown)."""
+    start(tmp_path)
+    table = piped(["deductions", "table", "g.json", "--from", "pos.json"], tmp_path, "best\n")
+    one_shot = piped(["deductions", "advise", "pos.json"], tmp_path)
+    assert one_shot[0] == "Advice for pos.json"
+    assert table == one_shot[1:]
+    actions = [row.split("│")[2].strip() for row in table if row[2:3].isdigit()]
+    assert actions == ["obtain clues", "solve A Bearded Butler (hound-suspect-2)",
+                       "solve The Convict on the Tors (hound-suspect-1)",
+                       "solve A Dog Lash Tied in a Loop (speckled-means-2)",
+                       "solve A Pearl Sent Every Year (sign-motive-1)"]
+    why = " ".join(table[table.index(next(r for r in table if r.startswith("Best:"))):])
+    assert why == ("Best: Obtain clues: the clues are worth more than solving now. Estimated "
+                   "chance to win 41% ± 1 over 32 rollouts; next best, solve A Bearded Butler "
+                   "(hound-suspect-2): 38%.")
