@@ -27,7 +27,7 @@ from timing import median_time  # noqa: E402
 
 from deduce.models.deductions import rules  # noqa: E402
 from deduce.models.deductions.patterns import naive_placements  # noqa: E402
-from deduce.models.deductions.payment import pay  # noqa: E402
+from deduce.models.deductions.payment import due_dict, pay  # noqa: E402
 
 TARGET_TURN_US = 25.0
 TARGET_GAMES = 500.0
@@ -60,7 +60,7 @@ def cpu_seconds(fn, runs: int) -> float:
 def naive(fn):
     """``fn`` run with the naive grid scan and no payment cache."""
     saved = rules.placements, rules._pay
-    rules.placements, rules._pay = naive_placements, pay
+    rules.placements, rules._pay = naive_placements, lambda due, pool: pay(due_dict(due), pool)
     try:
         return fn()
     finally:

@@ -98,7 +98,7 @@ def _suit(name: str, what: str) -> int:
     return _INDEX[name]
 
 
-def _due_vector(due: dict[str, int]) -> tuple[int, ...]:
+def due_vector(due: dict[str, int]) -> tuple[int, ...]:
     """``due`` as counts in ``SUITS`` order (missing suits 0); ValueError for an unknown
     suit or a count that is not a whole number >= 0."""
     vec = [0] * len(SUITS)
@@ -107,6 +107,17 @@ def _due_vector(due: dict[str, int]) -> tuple[int, ...]:
             raise ValueError(f"due: {suit!r} owes {n!r}, not a whole number >= 0")
         vec[_suit(suit, "due")] += n
     return tuple(vec)
+
+
+def due_dict(due: tuple[int, ...]) -> dict[str, int]:
+    """A due vector (``SUITS`` order) as a due: suits at 0 left out, ``SUITS`` order."""
+    return {s: n for s, n in zip(SUITS, due) if n}
+
+
+def discounted(cost: tuple[int, ...], discounts: tuple[int, ...]) -> tuple[int, ...]:
+    """The due vector of ``cost`` (a due vector) once ``discounts[i]`` solved cards
+    discount suit i: each lowers its suit by 1, not below 0."""
+    return tuple(c - k if c > k else 0 for c, k in zip(cost, discounts))
 
 
 class _Pool(NamedTuple):
@@ -119,57 +130,94 @@ class _Pool(NamedTuple):
     lestrades: int
 
 
+#: per card name, what it adds to a count: (regular suit index or -1, own-suit Ally's
+#: suit index or -1, Sherlock 1/0, Lestrade 1/0)
+_KIND = {**{s: (i, -1, 0, 0) for i, s in enumerate(SUITS)},
+         **{a: (-1, _INDEX[ALLY_SUIT[a]], 0, 0) for a in OWN_SUIT_ALLIES.values()},
+         SHERLOCK: (-1, -1, 1, 0), LESTRADE: (-1, -1, 0, 1)}
+
+
 def _count(pool: list[str]) -> _Pool:
     """``pool`` counted; ValueError for a name that is neither a suit nor an Ally."""
     regular = [0] * len(SUITS)
     own = [0] * len(SUITS)
     sherlocks = lestrades = 0
+    kinds = _KIND
     for card in pool:
-        if card in _INDEX:
-            regular[_INDEX[card]] += 1
-        elif card == SHERLOCK:
-            sherlocks += 1
-        elif card == LESTRADE:
-            lestrades += 1
-        elif card in ALLY_SUIT:
-            own[_INDEX[ALLY_SUIT[card]]] += 1
-        else:
+        kind = kinds.get(card) if isinstance(card, str) else None
+        if kind is None:
             raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
+        r, a, s, l = kind
+        if r >= 0:
+            regular[r] += 1
+        elif a >= 0:
+            own[a] += 1
+        else:
+            sherlocks += s
+            lestrades += l
     return _Pool(len(pool), tuple(regular), tuple(own), sherlocks, lestrades)
+
+
+#: the one placement of no Sherlock
+_NO_SHERLOCK = ((0,) * len(SUITS),)
 
 
 def _placements(due: tuple[int, ...], sherlocks: int):
     """Every placement of the Sherlocks (each on an owing suit, or kept) as per-suit
     counts, keeping more of them first, then earlier suits first."""
+    if not sherlocks:
+        return _NO_SHERLOCK
     owing = [i for i, d in enumerate(due) if d > 0]
+    out = []
     for choice in combinations_with_replacement([None, *owing], sherlocks):
         counts = [0] * len(SUITS)
         for i in choice:
             if i is not None:
                 counts[i] += 1
-        yield tuple(counts)
+        out.append(tuple(counts))
+    return out
 
 
 def _shape(due: tuple[int, ...], pool: _Pool, sherlock: tuple[int, ...]):
     """``(plan or None, extra cards needed)`` for the Sherlocks placed as ``sherlock``:
     the cheapest payment of that shape (None when it cannot be paid) and the fewest extra
     regular cards that would make it payable (0 when it is)."""
-    need = [max(0, d - SHERLOCK_PAYS * y) for d, y in zip(due, sherlock)]
-    regular = [min(r, n) for r, n in zip(pool.regular, need)]
-    own = [min(a, n - r) for a, n, r in zip(pool.own_ally, need, regular)]
-    owed = tuple(n - r - a for n, r, a in zip(need, regular, own))
-    lestrades = min(pool.lestrades, sum(owed))
-    crosses = sum(owed) - lestrades
-    direct = sum(sherlock) + sum(regular) + sum(own) + lestrades
-    left = pool.size - direct
-    gap = CROSS_REFERENCE * crosses - left
+    regular, own, owed = [0] * len(SUITS), [0] * len(SUITS), [0] * len(SUITS)
+    pool_regular, pool_own = pool.regular, pool.own_ally
+    placed = paid_regular = paid_own = total = 0
+    for i, d in enumerate(due):
+        y = sherlock[i]
+        placed += y
+        n = d - SHERLOCK_PAYS * y
+        if n <= 0:
+            continue
+        r = pool_regular[i]
+        if r >= n:
+            regular[i] = n
+            paid_regular += n
+            continue
+        regular[i] = r
+        paid_regular += r
+        n -= r
+        a = pool_own[i]
+        if a >= n:
+            own[i] = n
+            paid_own += n
+            continue
+        own[i] = a
+        paid_own += a
+        owed[i] = n - a
+        total += n - a
+    lestrades = pool.lestrades if pool.lestrades < total else total
+    crosses = total - lestrades
+    direct = placed + paid_regular + paid_own + lestrades
+    gap = CROSS_REFERENCE * crosses - (pool.size - direct)
     if gap > 0:
         return None, -(-gap // CROSS_REFERENCE)
-    regular_left = sum(pool.regular) - sum(regular)
-    cross_allies = max(0, CROSS_REFERENCE * crosses - regular_left)
-    allies = sum(sherlock) + sum(own) + lestrades + cross_allies
+    cross_allies = CROSS_REFERENCE * crosses - (sum(pool_regular) - paid_regular)
+    allies = placed + paid_own + lestrades + (cross_allies if cross_allies > 0 else 0)
     plan = _Plan(direct + CROSS_REFERENCE * crosses, allies, sherlock, tuple(regular),
-                 tuple(own), owed, lestrades, crosses)
+                 tuple(own), tuple(owed), lestrades, crosses)
     return plan, 0
 
 
@@ -196,13 +244,20 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
         positions.setdefault(card, []).append(i)
     picked = []
     while len(picked) < wanted:
-        left = [(len(positions.get(s, ())) - taken.get(s, 0), s) for s in SUITS]
-        left = [(n, s) for n, s in left if n > 0]
-        if not left:
+        best = None  # (copies left, -position of the next copy, suit)
+        for s in SUITS:
+            at = positions.get(s)
+            if at is None:
+                continue
+            k = taken.get(s, 0)
+            n = len(at) - k
+            if n > 0:
+                key = (n, -at[k], s)
+                if best is None or key > best:
+                    best = key
+        if best is None:
             break
-        top = max(n for n, _ in left)
-        suit = min((s for n, s in left if n == top),
-                   key=lambda s: positions[s][taken.get(s, 0)])
+        suit = best[2]
         taken[suit] = taken.get(suit, 0) + 1
         picked.append(suit)
     for ally in ALLY_SPEND_ORDER:
@@ -216,49 +271,112 @@ def _uses(plan: _Plan, pool: list[str]) -> tuple[list[tuple[tuple[str, ...], str
     """The uses of ``plan`` (Sherlock, Lestrade, the direct cards by suit, the
     cross-references) and the count of each card name they spend."""
     uses: list[tuple[tuple[str, ...], str]] = []
-    for i, suit in enumerate(SUITS):
-        uses += [((SHERLOCK,), suit)] * plan.sherlock[i]
-    owed = [suit for i, suit in enumerate(SUITS) for _ in range(plan.owed[i])]
-    uses += [((LESTRADE,), suit) for suit in owed[:plan.lestrades]]
-    for i, suit in enumerate(SUITS):
-        uses += [((suit,), suit)] * plan.regular[i]
-        if plan.own_ally[i]:
-            uses += [((OWN_SUIT_ALLIES[suit],), suit)] * plan.own_ally[i]
     taken: dict[str, int] = {}
-    for (cards, _suit_paid) in uses:
-        for card in cards:
-            taken[card] = taken.get(card, 0) + 1
-    cross = _cross_cards(plan, pool, taken)
-    for k, suit in enumerate(owed[plan.lestrades:]):
-        group = cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)]
-        uses.append((tuple(sorted(group, key=pool.index)), suit))
+    placed = plan.sherlock
+    if any(placed):
+        for i, suit in enumerate(SUITS):
+            if placed[i]:
+                uses += [((SHERLOCK,), suit)] * placed[i]
+        taken[SHERLOCK] = sum(placed)
+    owed = [suit for i, suit in enumerate(SUITS) for _ in range(plan.owed[i])] \
+        if plan.lestrades or plan.crosses else ()
+    if plan.lestrades:
+        uses += [((LESTRADE,), suit) for suit in owed[:plan.lestrades]]
+        taken[LESTRADE] = plan.lestrades
+    for i, suit in enumerate(SUITS):
+        n = plan.regular[i]
+        if n:
+            uses += [((suit,), suit)] * n
+            taken[suit] = n
+        n = plan.own_ally[i]
+        if n:
+            ally = OWN_SUIT_ALLIES[suit]
+            uses += [((ally,), suit)] * n
+            taken[ally] = n
+    if plan.crosses:
+        cross = _cross_cards(plan, pool, taken)
+        for k, suit in enumerate(owed[plan.lestrades:]):
+            group = cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)]
+            uses.append((tuple(sorted(group, key=pool.index)), suit))
     return uses, taken
 
 
 def _split(pool: list[str], taken: dict[str, int]) -> tuple[list[str], list[str]]:
     """``(spent, kept)``: the earliest ``taken[name]`` copies of each name and the rest,
     both in pool order."""
-    spent, kept, seen = [], [], {}
+    if not taken:
+        return [], list(pool)
+    spent, kept = [], []
+    left = dict(taken)
     for card in pool:
-        seen[card] = seen.get(card, 0) + 1
-        (spent if seen[card] <= taken.get(card, 0) else kept).append(card)
+        n = left.get(card)
+        if n:
+            left[card] = n - 1
+            spent.append(card)
+        else:
+            kept.append(card)
     return spent, kept
 
 
 def discounted_due(cost: dict[str, int], discounts: list[str]) -> dict[str, int]:
     """What is still owed of ``cost`` (suit -> count) once each solved card's discount
-    suit in ``discounts`` lowers its suit by 1, not below 0; suits at 0 left out, the
-    rest in ``SUITS`` order. ValueError for a name that is not a suit."""
-    due = list(_due_vector(cost))
+    suit in ``discounts`` lowers its suit by 1, not below 0 (``discounted``); suits at 0
+    left out, the rest in ``SUITS`` order. ValueError for a name that is not a suit."""
+    vec = due_vector(cost)
+    counts = [0] * len(SUITS)
     for suit in discounts:
-        i = _suit(suit, "discounts")
-        due[i] = max(0, due[i] - 1)
-    return {s: n for s, n in zip(SUITS, due) if n}
+        counts[_suit(suit, "discounts")] += 1
+    return due_dict(discounted(vec, counts))
+
+
+def pool_counts(pool: list[str]) -> tuple[int, ...]:
+    """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
+    pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the
+    Lestrades, the Sherlocks and the pool's size; ValueError as ``pay``."""
+    counted = _count(pool)
+    return (*(r + a for r, a in zip(counted.regular, counted.own_ally)),
+            counted.lestrades, counted.sherlocks, counted.size)
+
+
+def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """Exactly ``pay(due_dict(due), pool) is not None`` for ``counts = pool_counts(pool)``
+    (``due`` a due vector), without building the payment: with the Sherlocks placed
+    (every placement tried, as ``pay``), each suit's direct cards pay it up to what it
+    owes, Lestrades what they leave, and the cards left must hold 3 per unit still owed."""
+    lestrades, sherlocks, size = counts[5], counts[6], counts[7]
+    if not sherlocks:
+        used = owed = 0
+        for d, k in zip(due, counts):
+            if d > k:
+                owed += d - k
+                used += k
+            else:
+                used += d
+        if lestrades >= owed:
+            return True
+        return size - used - lestrades >= CROSS_REFERENCE * (owed - lestrades)
+    for placed in _placements(due, sherlocks):
+        used = owed = 0
+        for d, k, y in zip(due, counts, placed):
+            n = d - SHERLOCK_PAYS * y
+            used += y
+            if n <= 0:
+                continue
+            if n > k:
+                owed += n - k
+                used += k
+            else:
+                used += n
+        if lestrades >= owed:
+            return True
+        if size - used - lestrades >= CROSS_REFERENCE * (owed - lestrades):
+            return True
+    return False
 
 
 def _solve(due: dict[str, int], pool: list[str]) -> tuple[Payment | None, int]:
     """``(pay(due, pool), short_by(due, pool))`` from one search."""
-    plan, short = _best(_due_vector(due), _count(pool))
+    plan, short = _best(due_vector(due), _count(pool))
     if plan is None:
         return None, short
     uses, taken = _uses(plan, pool)
@@ -276,7 +394,7 @@ def pay(due: dict[str, int], pool: list[str]) -> Payment | None:
 def short_by(due: dict[str, int], pool: list[str]) -> int:
     """The fewest extra regular clue cards (each of any suit) that, added to ``pool``,
     make ``due`` affordable; 0 when it is already."""
-    return _best(_due_vector(due), _count(pool))[1]
+    return _best(due_vector(due), _count(pool))[1]
 
 
 def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
@@ -287,7 +405,7 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
     result, short = _solve(due, pool)
     return {
         "case": case_id,
-        "due": {s: n for s, n in zip(SUITS, _due_vector(due)) if n},
+        "due": {s: n for s, n in zip(SUITS, due_vector(due)) if n},
         "affordable": result is not None,
         "cards_spent": result.cards_spent if result else 0,
         "payment": [{"cards": list(cards), "as": suit} for cards, suit in result.uses]
@@ -295,6 +413,23 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
         "pool_after": result.pool_after if result else list(pool),
         "short_by": short,
     }
+
+
+def use_pays(cards: tuple[str, ...], suit: str) -> int:
+    """How many units of ``suit`` one use of a payment pays (the rules above: a regular
+    card 1 of its suit, Sherlock 2 of any one suit, Lestrade 1 of any, Watson, Mycroft
+    and Irene 1 of their own suit, any 3 cards 1 of any); 0 for a use that is no use (a
+    card paying another suit, 2 cards)."""
+    if len(cards) == CROSS_REFERENCE:
+        return 1
+    if len(cards) != 1:
+        return 0
+    card = cards[0]
+    if card == SHERLOCK:
+        return SHERLOCK_PAYS
+    if card == LESTRADE:
+        return 1
+    return 1 if ALLY_SUIT.get(card, card) == suit else 0
 
 
 def use_words(cards, suit: str) -> str:

@@ -113,12 +113,14 @@ from deduce.models.deductions.cards import (
 from deduce.models.deductions.milestones import COMPLETION
 from deduce.models.deductions.patterns import placements
 from deduce.models.deductions.payment import (
-    CROSS_REFERENCE,
-    SHERLOCK_PAYS,
     Payment,
-    discounted_due,
+    affordable,
+    discounted,
+    due_dict,
+    due_vector,
     pay,
-    short_by,
+    pool_counts,
+    use_pays,
 )
 from deduce.models.deductions.position import (
     DISPLAY,
@@ -204,12 +206,11 @@ class Solve:
         return uses
 
 
-def _listed_solve(case: str, due: dict[str, int], pool: list[str]) -> Solve:
-    """``Solve(case, the cheapest payment of due from pool)``, the payment found when
-    first read (``legal_actions`` lists many Solves, a player plays one)."""
+def _listed_solve(case: str, due: tuple[int, ...], pool: list[str]) -> Solve:
+    """``Solve(case, the cheapest payment of the due vector due from pool)``, the payment
+    found when first read (``legal_actions`` lists many Solves, a player plays one)."""
     solve = object.__new__(Solve)
-    object.__setattr__(solve, "case", case)
-    object.__setattr__(solve, "_pending", (due, pool))
+    solve.__dict__.update(case=case, _pending=(due, pool))
     return solve
 
 
@@ -379,6 +380,7 @@ def _uses(value: Any, where: str) -> tuple[Use, ...]:
 
 # ---------------------------------------------------------------------------------- tables
 CELLS = tuple((r, c) for r in range(SIZE) for c in range(SIZE))
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
@@ -394,65 +396,36 @@ FREE_STEPS = ("start", "investigate", "discard")
 #: the most Claim choices ``legal_actions`` lists at a claim step
 CLAIM_CHOICES = 64
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
-#: payments already computed, by (due, pool); cleared when it holds this many (so is
-#: each card set's table of dues)
+#: payments already computed, by (due vector, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
-#: per card set (by id, the set kept alive): dues by (case id, sorted discounts)
-_DUES: dict[int, tuple[CardSet, dict]] = {}
+#: per card set (by id, the set kept alive): each case's cost as a due vector; cleared
+#: when it holds this many card sets
+COST_TABLES = 64
+_COSTS: dict[int, tuple[CardSet, dict[str, tuple[int, ...]]]] = {}
 
 
-def _pay(due: dict[str, int], pool: list[str]) -> Payment | None:
-    """``payment.pay(due, pool)``, remembered (shared by every state: clones repeat it)."""
-    key = (tuple(due.items()), tuple(pool))
+def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
+    """``payment.pay`` of the due vector ``due`` from ``pool``, remembered (shared by
+    every state: clones repeat it)."""
+    key = (due, tuple(pool))
     found = _PAY.get(key, _PAY)
     if found is _PAY:
         if len(_PAY) >= PAY_CACHE:
             _PAY.clear()
-        found = _PAY[key] = pay(due, pool)
+        found = _PAY[key] = pay(due_dict(due), pool)
     return found
 
 
-def _affords(due: dict[str, int], pool: list[str]) -> bool:
-    """Whether ``pool`` can pay ``due`` (``payment.short_by`` is 0; a remembered
-    payment answers at once)."""
-    found = _PAY.get((tuple(due.items()), tuple(pool)), _PAY)
-    if found is not _PAY:
-        return found is not None
-    return short_by(due, pool) == 0
-
-
-def _pool_counts(pool: list[str]) -> tuple[dict[str, int], int, int]:
-    """Per suit the cards that pay it directly (regular cards and Watson, Mycroft, Irene),
-    the Lestrades and the Sherlocks of ``pool``."""
-    direct: dict[str, int] = {}
-    lestrades = sherlocks = 0
-    for card in pool:
-        if card == SHERLOCK:
-            sherlocks += 1
-        elif card == LESTRADE:
-            lestrades += 1
-        else:
-            suit = ALLY_SUIT.get(card, card)
-            direct[suit] = direct.get(suit, 0) + 1
-    return direct, lestrades, sherlocks
-
-
-def use_pays(cards: tuple[str, ...], suit: str) -> int:
-    """How many units of ``suit`` one use of a payment pays (``payment``'s rules: a
-    regular card 1 of its suit, Sherlock 2 of any one suit, Lestrade 1 of any, Watson,
-    Mycroft and Irene 1 of their own suit, any 3 cards 1 of any); 0 for a use that is
-    no use (a card paying another suit, 2 cards)."""
-    if len(cards) == CROSS_REFERENCE:
-        return 1
-    if len(cards) != 1:
-        return 0
-    card = cards[0]
-    if card == SHERLOCK:
-        return SHERLOCK_PAYS
-    if card == LESTRADE:
-        return 1
-    return 1 if ALLY_SUIT.get(card, card) == suit else 0
+def _costs(cards: CardSet) -> dict[str, tuple[int, ...]]:
+    """Each case id of ``cards`` -> its cost as a due vector (made once per card set)."""
+    found = _COSTS.get(id(cards))
+    if found is None or found[0] is not cards:
+        if len(_COSTS) >= COST_TABLES:
+            _COSTS.clear()
+        found = _COSTS[id(cards)] = (cards, {c.id: due_vector(c.cost_dict())
+                                             for c in cards.by_id.values()})
+    return found[1]
 
 
 def _candidates(milestone: str, cards: list[SolvedCard]):
@@ -716,50 +689,37 @@ class State:
             out.append(self.reserved[p])
         return out
 
-    def _due(self, p: int, case: str) -> dict[str, int]:
-        """What ``case`` costs ``p`` after its discounts (``payment.discounted_due``;
-        remembered per player until its discounts change)."""
+    def _due(self, p: int, case: str) -> tuple[int, ...]:
+        """What ``case`` costs ``p`` after its discounts, as a due vector
+        (``payment.discounted``; remembered per player until its discounts change)."""
         dues = self._dues[p]
         due = dues.get(case)
         if due is None:
-            discounts = dues.get(None)  # the player's discounts, sorted, kept with its dues
+            discounts = dues.get(None)  # the player's discounts per suit, kept with its dues
             if discounts is None:
-                discounts = dues[None] = tuple(sorted(s.discount for s in self.solved[p]))
-            cache = _DUES.setdefault(id(self.cards), (self.cards, {}))[1]
-            if len(cache) >= PAY_CACHE:
-                cache.clear()
-            due = cache.get((case, discounts))
-            if due is None:
-                due = cache[(case, discounts)] = discounted_due(
-                    self.cards.by_id[case].cost_dict(), list(discounts))
-            dues[case] = due
+                counts = [0] * len(SUITS)
+                for s in self.solved[p]:
+                    counts[_SUIT_INDEX[s.discount]] += 1
+                discounts = dues[None] = tuple(counts)
+            due = dues[case] = discounted(_costs(self.cards)[case], discounts)
         return due
 
     def _solves(self) -> list[Solve]:
+        """One Solve per affordable target (``payment.affordable``), its payment found
+        when first read; ``_affordable`` keeps their due vectors for ``apply``."""
         p = self.to_play
         pool = self.pools[p]
-        direct, lestrades, sherlocks = _pool_counts(pool)
-        size = len(pool)
+        counts = pool_counts(pool)
         frozen = pool[:]  # the listed Solves' payments are found from this pool
-        affordable: dict[str, dict[str, int]] = {}
+        affordable_ = {}
         out = []
-        fixed = lestrades + 2 * sherlocks
-        spare = size - lestrades - sherlocks
         dues = self._dues[p]
         for case in self._targets(p):
             due = dues.get(case) or self._due(p, case)
-            # a quick bound first: each direct card pays 1 of its suit up to what the suit
-            # owes, Lestrade 1, Sherlock 2, 3 of the other cards 1 (it ignores which suit
-            # Sherlock pays); ``payment.short_by`` decides
-            used = total = 0
-            for suit, n in due.items():
-                d = direct.get(suit, 0)
-                used += n if n < d else d
-                total += n
-            if used + fixed + (spare - used) // 3 >= total and _affords(due, pool):
-                affordable[case] = due
+            if affordable(due, counts):
+                affordable_[case] = due
                 out.append(_listed_solve(case, due, frozen))
-        self._affordable = affordable
+        self._affordable = affordable_
         return out
 
     def _free(self) -> list:
@@ -963,7 +923,7 @@ class State:
         due = self._affordable.get(action.case)
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
-                                       f"{self._due(p, action.case)})")
+                                       f"{due_dict(self._due(p, action.case))})")
         spent = self._check_payment(action, _pay(due, self.pools[p]))
         for card in spent:
             self._leave_pool(p, card)
@@ -986,9 +946,14 @@ class State:
         """The cards ``action``'s uses spend, once checked: each use a legal one
         (``use_pays``), the cards in the pool, the due covered; no uses: the cheapest
         payment."""
+        pending = action.__dict__.get("_pending")
+        if pending is not None and "uses" not in action.__dict__ \
+                and pending[0] == self._affordable.get(action.case) \
+                and pending[1] == self.pools[self.to_play]:
+            return [card for cards, _ in cheapest.uses for card in cards]  # listed as such
         if not action.uses or action.uses == tuple(cheapest.uses):
             return [card for cards, _ in cheapest.uses for card in cards]
-        due = dict(self._due(self.to_play, action.case))
+        due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
         for i, (cards, suit) in enumerate(action.uses):
             units = use_pays(cards, suit)
