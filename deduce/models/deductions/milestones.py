@@ -199,6 +199,31 @@ def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
     return next(_options(milestone, _counts(cards)), None) is not None
 
 
+def met(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[str]:
+    """The open milestones that the uncommitted cards meet now, in ``MILESTONES`` order:
+    exactly the keys of ``claimable``, found without choosing the cards (the quick
+    question a turn's end asks). The cards are read as ``claimable`` reads them."""
+    committed = {i for ids in claimed.values() for i in ids} if claimed else ()
+    categories: set[str] = set()
+    per_case: dict[str, int] = {}
+    for card in solved:
+        if card.id in committed:
+            continue
+        _kind(card)
+        categories.add(card.category)
+        per_case[card.case] = per_case.get(card.case, 0) + 1
+    out = []
+    for milestone in MILESTONES:
+        if milestone in claimed:
+            continue
+        if milestone == DIVERSITY:
+            if len(categories) == len(CATEGORIES):
+                out.append(milestone)
+        elif per_case and max(per_case.values()) >= MILESTONE_SIZE:
+            out.append(milestone)
+    return out
+
+
 def claimable(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict[str, list[str]]:
     """The open milestones that the uncommitted cards meet now, each with the 5 ids (in
     ``solved`` order) to commit, chosen as the module says; ``MILESTONES`` order."""

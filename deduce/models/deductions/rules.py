@@ -1030,7 +1030,7 @@ class State:
         self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
         self.scores[p] += MILESTONE_BONUS
         self._claimable = None
-        if not self._ready(p):
+        if not milestones.met(self.solved[p], self.claimed[p]):
             self._finish_turn()
 
     # -- the end of a turn
@@ -1056,7 +1056,7 @@ class State:
         key = (len(self.solved[p]), len(claimed))  # what claimable depends on
         if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
                 and self._quiet[p] != key):
-            if self._ready(p):
+            if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
                 self.step = CLAIM
                 return
             self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
