@@ -340,36 +340,36 @@ def pool_counts(pool: list[str]) -> tuple[int, ...]:
 
 def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     """Exactly ``pay(due_dict(due), pool) is not None`` for ``counts = pool_counts(pool)``
-    (``due`` a due vector), without building the payment: with the Sherlocks placed
-    (every placement tried, as ``pay``), each suit's direct cards pay it up to what it
-    owes, Lestrades what they leave, and the cards left must hold 3 per unit still owed."""
+    (``due`` a due vector), without building a payment.
+
+    With ``k`` Sherlocks placed (every placement tried, as ``pay``; none without a
+    Sherlock), a suit owing ``n`` (its due less 2 per Sherlock on it) is paid directly
+    up to its direct cards; what is left, ``owed`` in all, is paid by the Lestrades and
+    then 3 cards per unit of the rest. The cards left for the cross-references are the
+    pool less the ``k`` Sherlocks, the ``units - owed`` direct cards and the
+    ``min(lestrades, owed)`` Lestrades (``units``: the sum of the ``n``), so the due is
+    payable iff ``owed <= lestrades`` or ``size - k - units + owed - lestrades >= 3 *
+    (owed - lestrades)``; the second follows from the first, so both are
+    ``2 * owed <= size - k - units + 2 * lestrades``."""
     lestrades, sherlocks, size = counts[5], counts[6], counts[7]
     if not sherlocks:
-        used = owed = 0
+        owed = units = 0
         for d, k in zip(due, counts):
+            units += d
             if d > k:
                 owed += d - k
-                used += k
-            else:
-                used += d
-        if lestrades >= owed:
-            return True
-        return size - used - lestrades >= CROSS_REFERENCE * (owed - lestrades)
+        return 2 * owed <= size - units + 2 * lestrades
+    room = size + 2 * lestrades
     for placed in _placements(due, sherlocks):
-        used = owed = 0
+        owed = units = 0
         for d, k, y in zip(due, counts, placed):
             n = d - SHERLOCK_PAYS * y
-            used += y
-            if n <= 0:
-                continue
-            if n > k:
-                owed += n - k
-                used += k
-            else:
-                used += n
-        if lestrades >= owed:
-            return True
-        if size - used - lestrades >= CROSS_REFERENCE * (owed - lestrades):
+            units += y  # the Sherlock itself, counted with the cards spent
+            if n > 0:
+                units += n
+                if n > k:
+                    owed += n - k
+        if 2 * owed <= room - units:
             return True
     return False
 

@@ -399,6 +399,8 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
 #: payments already computed, by (due vector, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
+#: due vectors by (cost vector, discounts per suit); cleared when it holds PAY_CACHE
+_DUE_TABLE: dict = {}
 #: per card set (by id, the set kept alive): each case's cost as a due vector; cleared
 #: when it holds this many card sets
 COST_TABLES = 64
@@ -701,7 +703,13 @@ class State:
                 for s in self.solved[p]:
                     counts[_SUIT_INDEX[s.discount]] += 1
                 discounts = dues[None] = tuple(counts)
-            due = dues[case] = discounted(_costs(self.cards)[case], discounts)
+            key = (_costs(self.cards)[case], discounts)
+            due = _DUE_TABLE.get(key)
+            if due is None:
+                if len(_DUE_TABLE) >= PAY_CACHE:
+                    _DUE_TABLE.clear()
+                due = _DUE_TABLE[key] = discounted(*key)
+            dues[case] = due
         return due
 
     def _solves(self) -> list[Solve]:
