@@ -329,13 +329,26 @@ def discounted_due(cost: dict[str, int], discounts: list[str]) -> dict[str, int]
     return due_dict(discounted(vec, counts))
 
 
+#: per card name, its slot in ``pool_counts``: its suit (a regular card or Watson, Mycroft,
+#: Irene), then Lestrade, Sherlock
+_SLOT = {**_INDEX, **{a: _INDEX[ALLY_SUIT[a]] for a in OWN_SUIT_ALLIES.values()},
+         LESTRADE: len(SUITS), SHERLOCK: len(SUITS) + 1}
+
+
 def pool_counts(pool: list[str]) -> tuple[int, ...]:
     """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
     pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the
     Lestrades, the Sherlocks and the pool's size; ValueError as ``pay``."""
-    counted = _count(pool)
-    return (*(r + a for r, a in zip(counted.regular, counted.own_ally)),
-            counted.lestrades, counted.sherlocks, counted.size)
+    counts = [0] * (len(SUITS) + 2)
+    slot = _SLOT
+    try:
+        for card in pool:
+            counts[slot[card]] += 1
+    except (KeyError, TypeError):
+        _count(pool)  # raises the ValueError naming the card
+        raise  # pragma: no cover
+    counts.append(len(pool))
+    return tuple(counts)
 
 
 def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:

@@ -385,6 +385,23 @@ DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
+#: per placement seen (by id, the placement kept alive): its Take actions, at most
+#: TAKE_TABLE of them (``patterns.placements`` returns placements made once at import)
+TAKE_TABLE = 4096
+_PLACEMENT_TAKES: dict[int, tuple] = {}
+
+
+def _takes_of(placement) -> tuple[Take, ...]:
+    """The Take actions of one placement: its ``take`` cells with its ``prop``."""
+    found = _PLACEMENT_TAKES.get(id(placement))
+    if found is not None and found[0] is placement:
+        return found[1]
+    takes = tuple(_TAKES[(cell, placement.prop)] for cell in placement.take)
+    if len(_PLACEMENT_TAKES) < TAKE_TABLE:
+        _PLACEMENT_TAKES[id(placement)] = (placement, takes)
+    return takes
+
+
 #: the cells of each row and column, in order (refilled in that order)
 _LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
           **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
@@ -525,6 +542,7 @@ class State:
                  cards_field: str | None = SHIPPED):
         n = len(players)
         self.cards = cards
+        self._cost = _costs(cards)  # each case's cost as a due vector
         self.players = players
         self.n = n
         self.cards_field = cards_field
@@ -591,6 +609,8 @@ class State:
 
     def last_outcome(self) -> Outcome:
         """The chance results of the last applied action (empty before any)."""
+        if self._last is None:
+            self._last = Outcome(tuple(self._draws), self._pick, tuple(self._reveals))
         return self._last
 
     def _seat(self, player: Any) -> int:
@@ -703,7 +723,7 @@ class State:
                 for s in self.solved[p]:
                     counts[_SUIT_INDEX[s.discount]] += 1
                 discounts = dues[None] = tuple(counts)
-            key = (_costs(self.cards)[case], discounts)
+            key = (self._cost[case], discounts)
             due = _DUE_TABLE.get(key)
             if due is None:
                 if len(_DUE_TABLE) >= PAY_CACHE:
@@ -742,16 +762,21 @@ class State:
         return out
 
     def _takes(self) -> list[Take]:
+        """The Takes of the grid's placements (``patterns.placements`` order, each
+        (cell, prop) once; propped ones only with a pool card); ``_take_keys`` keeps
+        their ids for ``apply``."""
         propped_ok = bool(self.pools[self.to_play])
-        keys: dict = {}
+        seen: set[int] = set()
+        out = []
         for placement in placements(self.grid):
-            prop = placement.prop
-            if prop is not None and not propped_ok:
+            if placement.prop is not None and not propped_ok:
                 continue
-            for cell in placement.take:
-                keys[(cell, prop)] = None
-        self._take_keys = keys
-        return [_TAKES[k] for k in keys]
+            for take in _takes_of(placement):
+                if id(take) not in seen:
+                    seen.add(id(take))
+                    out.append(take)
+        self._take_keys = seen
+        return out
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
@@ -822,9 +847,14 @@ class State:
             raise InputError("the game is over", field="action")
         if self._legal is None:
             self._legal = self._list_legal()
+        last = self._last, self._draws, self._pick, self._reveals
         self._draws, self._pick, self._reveals = [], None, []
-        do(self, action)
-        self._last = Outcome(tuple(self._draws), self._pick, tuple(self._reveals))
+        try:
+            do(self, action)
+        except InputError:
+            self._last, self._draws, self._pick, self._reveals = last
+            raise
+        self._last = None  # made from _draws, _pick, _reveals when asked
         self._legal = None
 
     def _refuse(self, action: Action, why: str) -> InputError:
@@ -895,7 +925,7 @@ class State:
 
     def _do_take(self, action: Take) -> None:
         self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
-        if (action.cell, action.prop) not in self._take_keys:
+        if id(_TAKES.get((action.cell, action.prop))) not in self._take_keys:
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {action.prop} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
