@@ -111,7 +111,7 @@ from deduce.models.deductions.cards import (
     shipped_cards,
 )
 from deduce.models.deductions.milestones import COMPLETION
-from deduce.models.deductions.patterns import placements
+from deduce.models.deductions.patterns import SUIT_CACHE, boards, suit_placements
 from deduce.models.deductions.payment import (
     Payment,
     affordable,
@@ -385,21 +385,25 @@ DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
-#: per placement seen (by id, the placement kept alive): its Take actions, at most
-#: TAKE_TABLE of them (``patterns.placements`` returns placements made once at import)
-TAKE_TABLE = 4096
-_PLACEMENT_TAKES: dict[int, tuple] = {}
+#: per suit board (``board << 3 | suit``): the Takes of its exact and of its propped
+#: placements; cleared when it holds ``patterns.SUIT_CACHE``
+_SUIT_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
-def _takes_of(placement) -> tuple[Take, ...]:
-    """The Take actions of one placement: its ``take`` cells with its ``prop``."""
-    found = _PLACEMENT_TAKES.get(id(placement))
-    if found is not None and found[0] is placement:
-        return found[1]
-    takes = tuple(_TAKES[(cell, placement.prop)] for cell in placement.take)
-    if len(_PLACEMENT_TAKES) < TAKE_TABLE:
-        _PLACEMENT_TAKES[id(placement)] = (placement, takes)
-    return takes
+def _suit_takes(s: int, board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The Takes of ``patterns.suit_placements(s, board)``: the distinct cells of its
+    exact placements, then the distinct (cell, prop) of its propped ones, in order (a
+    cell holds one suit, so no two suits share a Take); remembered."""
+    exact: dict[Take, None] = {}
+    propped: dict[Take, None] = {}
+    for placement in suit_placements(s, board):
+        group = exact if placement.prop is None else propped
+        for cell in placement.take:
+            group[_TAKES[(cell, placement.prop)]] = None
+    if len(_SUIT_TAKES) >= SUIT_CACHE:
+        _SUIT_TAKES.clear()
+    found = _SUIT_TAKES[board << 3 | s] = (tuple(exact), tuple(propped))
+    return found
 
 
 #: the cells of each row and column, in order (refilled in that order)
@@ -568,7 +572,6 @@ class State:
         self._dues: list[dict] = [{} for _ in range(n)]
         self._legal: list | None = None
         self._affordable: dict[str, dict[str, int]] = {}
-        self._take_keys: set = set()
         self._claimable: dict[str, list[str]] | None = None
         #: per player, the (solved, claimed) counts known to leave nothing claimable
         self._quiet: list[tuple[int, int] | None] = [None] * n
@@ -763,19 +766,16 @@ class State:
 
     def _takes(self) -> list[Take]:
         """The Takes of the grid's placements (``patterns.placements`` order, each
-        (cell, prop) once; propped ones only with a pool card); ``_take_keys`` keeps
-        their ids for ``apply``."""
+        (cell, prop) once; propped ones only with a pool card): per suit, as remembered
+        for its board (``_suit_takes``)."""
         propped_ok = bool(self.pools[self.to_play])
-        seen: set[int] = set()
-        out = []
-        for placement in placements(self.grid):
-            if placement.prop is not None and not propped_ok:
-                continue
-            for take in _takes_of(placement):
-                if id(take) not in seen:
-                    seen.add(id(take))
-                    out.append(take)
-        self._take_keys = seen
+        out: list[Take] = []
+        for s, board in enumerate(boards(self.grid)):
+            if board.bit_count() >= 3:
+                found = _SUIT_TAKES.get(board << 3 | s) or _suit_takes(s, board)
+                out += found[0]
+                if propped_ok:
+                    out += found[1]
         return out
 
     def _minds(self) -> list[MindPalace]:
@@ -925,7 +925,7 @@ class State:
 
     def _do_take(self, action: Take) -> None:
         self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
-        if id(_TAKES.get((action.cell, action.prop))) not in self._take_keys:
+        if action not in self._legal:
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {action.prop} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
