@@ -62,6 +62,7 @@ ALLY_SPEND_ORDER = (WATSON, MYCROFT, IRENE, LESTRADE, SHERLOCK)
 OWN_SUIT_ALLIES = {ALLY_SUIT[a]: a for a in (WATSON, MYCROFT, IRENE)}
 
 _INDEX = {s: i for i, s in enumerate(SUITS)}
+assert len(SUITS) == 5  # affordable_dues is unrolled for the five suits
 
 
 @dataclass
@@ -353,7 +354,12 @@ def pool_counts(pool: list[str]) -> tuple[int, ...]:
 
 def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     """Exactly ``pay(due_dict(due), pool) is not None`` for ``counts = pool_counts(pool)``
-    (``due`` a due vector), without building a payment.
+    (``due`` a due vector), without building a payment (``affordable_dues``)."""
+    return affordable_dues((due,), counts)[0]
+
+
+def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
+    """``affordable(due, counts)`` for each due vector of ``dues``, in one pass.
 
     With ``k`` Sherlocks placed (every placement tried, as ``pay``; none without a
     Sherlock), a suit owing ``n`` (its due less 2 per Sherlock on it) is paid directly
@@ -364,16 +370,23 @@ def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     payable iff ``owed <= lestrades`` or ``size - k - units + owed - lestrades >= 3 *
     (owed - lestrades)``; the second follows from the first, so both are
     ``2 * owed <= size - k - units + 2 * lestrades``."""
-    lestrades, sherlocks, size = counts[5], counts[6], counts[7]
-    if not sherlocks:
-        owed = units = 0
-        for d, k in zip(due, counts):
-            units += d
-            if d > k:
-                owed += d - k
-        return 2 * owed <= size - units + 2 * lestrades
+    if counts[6]:
+        return [_placed_affordable(due, counts) for due in dues]
+    c0, c1, c2, c3, c4, lestrades, _, size = counts  # the five suits, unrolled
     room = size + 2 * lestrades
-    for placed in _placements(due, sherlocks):
+    out = []
+    for d0, d1, d2, d3, d4 in dues:
+        owed = ((d0 - c0 if d0 > c0 else 0) + (d1 - c1 if d1 > c1 else 0)
+                + (d2 - c2 if d2 > c2 else 0) + (d3 - c3 if d3 > c3 else 0)
+                + (d4 - c4 if d4 > c4 else 0))
+        out.append(2 * owed <= room - d0 - d1 - d2 - d3 - d4)
+    return out
+
+
+def _placed_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """``affordable`` with Sherlocks in the pool: every placement tried."""
+    room = counts[7] + 2 * counts[5]
+    for placed in _placements(due, counts[6]):
         owed = units = 0
         for d, k, y in zip(due, counts, placed):
             n = d - SHERLOCK_PAYS * y

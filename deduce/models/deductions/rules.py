@@ -114,7 +114,7 @@ from deduce.models.deductions.milestones import COMPLETION
 from deduce.models.deductions.patterns import SUIT_CACHE, boards, suit_placements
 from deduce.models.deductions.payment import (
     Payment,
-    affordable,
+    affordable_dues,
     discounted,
     due_dict,
     due_vector,
@@ -740,17 +740,17 @@ class State:
         when first read; ``_affordable`` keeps their due vectors for ``apply``."""
         p = self.to_play
         pool = self.pools[p]
-        counts = pool_counts(pool)
         frozen = pool[:]  # the listed Solves' payments are found from this pool
-        affordable_ = {}
+        affordable = {}
         out = []
         dues = self._dues[p]
-        for case in self._targets(p):
-            due = dues.get(case) or self._due(p, case)
-            if affordable(due, counts):
-                affordable_[case] = due
+        targets = self._targets(p)
+        due_list = [dues.get(case) or self._due(p, case) for case in targets]
+        for case, due, ok in zip(targets, due_list, affordable_dues(due_list, pool_counts(pool))):
+            if ok:
+                affordable[case] = due
                 out.append(_listed_solve(case, due, frozen))
-        self._affordable = affordable_
+        self._affordable = affordable
         return out
 
     def _free(self) -> list:
