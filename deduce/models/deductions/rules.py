@@ -420,12 +420,31 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
 #: payments already computed, by (due vector, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
-#: due vectors by (cost vector, discounts per suit); cleared when it holds PAY_CACHE
-_DUE_TABLE: dict = {}
-#: per card set (by id, the set kept alive): each case's cost as a due vector; cleared
-#: when it holds this many card sets
+#: per card set (by id, the set kept alive): each case's cost as a due vector, and the
+#: table of dues by discounts (``_CostTable``); cleared when it holds this many card sets
 COST_TABLES = 64
-_COSTS: dict[int, tuple[CardSet, dict[str, tuple[int, ...]]]] = {}
+_COSTS: dict[int, "_CostTable"] = {}
+
+
+class _CostTable:
+    """One card set's costs as due vectors (``cost``), and per discounts vector (solved
+    cards per suit) the dues of the cases asked so far (``dues``: discounts -> case ->
+    due vector; shared by every state of the set, cleared at ``PAY_CACHE`` entries)."""
+
+    __slots__ = ("cards", "cost", "dues")
+
+    def __init__(self, cards: CardSet):
+        self.cards = cards
+        self.cost = {c.id: due_vector(c.cost_dict()) for c in cards.by_id.values()}
+        self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
+
+    def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+        found = self.dues.get(discounts)
+        if found is None:
+            if len(self.dues) >= PAY_CACHE:
+                self.dues.clear()
+            found = self.dues[discounts] = {None: discounts}
+        return found
 
 
 def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
@@ -440,15 +459,14 @@ def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
     return found
 
 
-def _costs(cards: CardSet) -> dict[str, tuple[int, ...]]:
-    """Each case id of ``cards`` -> its cost as a due vector (made once per card set)."""
+def _costs(cards: CardSet) -> _CostTable:
+    """The ``_CostTable`` of ``cards`` (made once per card set)."""
     found = _COSTS.get(id(cards))
-    if found is None or found[0] is not cards:
+    if found is None or found.cards is not cards:
         if len(_COSTS) >= COST_TABLES:
             _COSTS.clear()
-        found = _COSTS[id(cards)] = (cards, {c.id: due_vector(c.cost_dict())
-                                             for c in cards.by_id.values()})
-    return found[1]
+        found = _COSTS[id(cards)] = _CostTable(cards)
+    return found
 
 
 def _candidates(milestone: str, cards: list[SolvedCard]):
@@ -546,7 +564,7 @@ class State:
                  cards_field: str | None = SHIPPED):
         n = len(players)
         self.cards = cards
-        self._cost = _costs(cards)  # each case's cost as a due vector
+        self._costs = _costs(cards)
         self.players = players
         self.n = n
         self.cards_field = cards_field
@@ -569,7 +587,9 @@ class State:
         self.used: frozenset[str] = frozenset()
         #: per player: dues by case id (and its sorted discounts under None), until its
         #: discounts change
-        self._dues: list[dict] = [{} for _ in range(n)]
+        #: per player: the dues by case of its discounts (``_CostTable.dues_for``; None
+        #: until asked after its discounts changed)
+        self._dues: list[dict | None] = [None] * n
         self._legal: list | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
@@ -716,24 +736,20 @@ class State:
 
     def _due(self, p: int, case: str) -> tuple[int, ...]:
         """What ``case`` costs ``p`` after its discounts, as a due vector
-        (``payment.discounted``; remembered per player until its discounts change)."""
-        dues = self._dues[p]
+        (``payment.discounted``; remembered per discounts vector for the card set)."""
+        dues = self._dues[p] or self._player_dues(p)
         due = dues.get(case)
         if due is None:
-            discounts = dues.get(None)  # the player's discounts per suit, kept with its dues
-            if discounts is None:
-                counts = [0] * len(SUITS)
-                for s in self.solved[p]:
-                    counts[_SUIT_INDEX[s.discount]] += 1
-                discounts = dues[None] = tuple(counts)
-            key = (self._cost[case], discounts)
-            due = _DUE_TABLE.get(key)
-            if due is None:
-                if len(_DUE_TABLE) >= PAY_CACHE:
-                    _DUE_TABLE.clear()
-                due = _DUE_TABLE[key] = discounted(*key)
-            dues[case] = due
+            due = dues[case] = discounted(self._costs.cost[case], dues[None])
         return due
+
+    def _player_dues(self, p: int) -> dict:
+        """``p``'s table of dues (``_CostTable.dues_for`` its discounts per suit)."""
+        counts = [0] * len(SUITS)
+        for s in self.solved[p]:
+            counts[_SUIT_INDEX[s.discount]] += 1
+        dues = self._dues[p] = self._costs.dues_for(tuple(counts))
+        return dues
 
     def _solves(self) -> list[Solve]:
         """One Solve per affordable target (``payment.affordable``), its payment found
@@ -743,7 +759,7 @@ class State:
         frozen = pool[:]  # the listed Solves' payments are found from this pool
         affordable = {}
         out = []
-        dues = self._dues[p]
+        dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
         due_list = [dues.get(case) or self._due(p, case) for case in targets]
         for case, due, ok in zip(targets, due_list, affordable_dues(due_list, pool_counts(pool))):
@@ -977,7 +993,7 @@ class State:
         card = self.cards.by_id[action.case]
         self.solved[p].append(SolvedCard(card, card.discount))
         self.scores[p] += card.points
-        self._dues[p] = {}
+        self._dues[p] = None
         self._end_turn()
 
     def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
@@ -1030,7 +1046,7 @@ class State:
         self.solved[p] = [SolvedCard(s.card, action.suit) if s.card.id == action.case else s
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
-        self._dues[p] = {}
+        self._dues[p] = None
 
     def _free_why(self, ally: str, what: str) -> str:
         p = self.to_play
