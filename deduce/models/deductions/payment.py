@@ -225,6 +225,8 @@ def _shape(due: tuple[int, ...], pool: _Pool, sherlock: tuple[int, ...]):
 def _best(due: tuple[int, ...], pool: _Pool) -> tuple[_Plan | None, int]:
     """The cheapest plan (fewest cards, then Allies; the first such placement) or None,
     and the fewest extra regular cards that make the due payable."""
+    if not pool.sherlocks:
+        return _shape(due, pool, _NO_SHERLOCK[0])
     best, short = None, None
     for sherlock in _placements(due, pool.sherlocks):
         plan, extra = _shape(due, pool, sherlock)
@@ -240,29 +242,30 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
     Allies in ``ALLY_SPEND_ORDER``. ``taken`` counts the copies already spent and is
     updated."""
     wanted = CROSS_REFERENCE * plan.crosses
-    positions: dict[str, list[int]] = {}
+    at: list[list[int]] = [[] for _ in SUITS]  # per suit, the positions of its copies
+    index = _INDEX
     for i, card in enumerate(pool):
-        positions.setdefault(card, []).append(i)
-    picked = []
+        k = index.get(card)
+        if k is not None:
+            at[k].append(i)
+    nxt = [taken.get(suit, 0) for suit in SUITS]  # per suit, its next copy in ``at``
+    left = [len(a) - n for a, n in zip(at, nxt)]
+    picked: list[str] = []
     while len(picked) < wanted:
-        best = None  # (copies left, -position of the next copy, suit)
-        for s in SUITS:
-            at = positions.get(s)
-            if at is None:
-                continue
-            k = taken.get(s, 0)
-            n = len(at) - k
-            if n > 0:
-                key = (n, -at[k], s)
-                if best is None or key > best:
-                    best = key
-        if best is None:
+        best, most, first = -1, 0, 0
+        for k, n in enumerate(left):
+            if n > most or (n == most and n and at[k][nxt[k]] < first):
+                best, most, first = k, n, at[k][nxt[k]]
+        if best < 0:
             break
-        suit = best[2]
-        taken[suit] = taken.get(suit, 0) + 1
-        picked.append(suit)
+        left[best] -= 1
+        nxt[best] += 1
+        picked.append(SUITS[best])
+    for k, suit in enumerate(SUITS):
+        if nxt[k]:
+            taken[suit] = nxt[k]
     for ally in ALLY_SPEND_ORDER:
-        while len(picked) < wanted and len(positions.get(ally, ())) > taken.get(ally, 0):
+        while len(picked) < wanted and pool.count(ally) > taken.get(ally, 0):
             taken[ally] = taken.get(ally, 0) + 1
             picked.append(ally)
     return picked
