@@ -81,7 +81,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations, product
+from itertools import combinations, product, repeat
+from operator import is_
 from typing import Any, Union
 
 from deduce.core.errors import InputError
@@ -469,6 +470,14 @@ def _costs(cards: CardSet) -> _CostTable:
     return found
 
 
+_EMPTY_ROW = [None] * SIZE
+
+
+def _grid_empty(grid: list[list[str | None]]) -> bool:
+    """Whether no cell of ``grid`` holds a card."""
+    return all(row == _EMPTY_ROW for row in grid)
+
+
 def _candidates(milestone: str, cards: list[SolvedCard]):
     """Sets of 5 of ``cards`` worth asking ``milestones.satisfies`` about: for Case
     Completion, 5 cards of one case; for Diversity, one card per category, the earliest
@@ -756,17 +765,20 @@ class State:
         when first read; ``_affordable`` keeps their due vectors for ``apply``."""
         p = self.to_play
         pool = self.pools[p]
-        frozen = pool[:]  # the listed Solves' payments are found from this pool
-        affordable = {}
-        out = []
         dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
         due_list = [dues.get(case) or self._due(p, case) for case in targets]
-        for case, due, ok in zip(targets, due_list, affordable_dues(due_list, pool_counts(pool))):
+        oks = affordable_dues(due_list, pool_counts(pool))
+        affordable: dict[str, tuple[int, ...]] = {}
+        self._affordable = affordable
+        if True not in oks:
+            return []
+        frozen = pool[:]  # the listed Solves' payments are found from this pool
+        out = []
+        for case, due, ok in zip(targets, due_list, oks):
             if ok:
                 affordable[case] = due
                 out.append(_listed_solve(case, due, frozen))
-        self._affordable = affordable
         return out
 
     def _free(self) -> list:
@@ -936,12 +948,13 @@ class State:
         if card is not None:
             self.pools[self.to_play].append(card)
         self.step = INVESTIGATE
-        if all(c is None for row in self.grid for c in row):
+        if _grid_empty(self.grid):
             self._end_turn()  # nothing to investigate
 
     def _do_take(self, action: Take) -> None:
         self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
-        if action not in self._legal:
+        take = _TAKES.get((action.cell, action.prop))
+        if take is None or not any(map(is_, self._legal, repeat(take))):
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {action.prop} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
@@ -1093,7 +1106,7 @@ class State:
         with nothing claimable, an investigate step with an empty grid."""
         if self.step == CLAIM and not self._ready(self.to_play):
             self._finish_turn()
-        elif self.step == INVESTIGATE and all(c is None for row in self.grid for c in row):
+        elif self.step == INVESTIGATE and _grid_empty(self.grid):
             self._end_turn()
 
     def _end_turn(self) -> None:
