@@ -30,7 +30,6 @@ from timing import median_time  # noqa: E402
 from deduce.models.deductions import rules  # noqa: E402
 from deduce.models.deductions.patterns import naive_placements  # noqa: E402
 from deduce.models.deductions.payment import due_dict, pay  # noqa: E402
-from deduce.models.deductions.rules import Take  # noqa: E402
 
 TARGET_TURN_US = 25.0
 TARGET_GAMES = 500.0
@@ -75,7 +74,7 @@ class NaiveState(rules.State):
             if placement.prop is None or propped_ok:
                 for cell in placement.take:
                     keys[(cell, placement.prop)] = None
-        return [Take(cell, prop) for cell, prop in keys]
+        return [rules._TAKES[key] for key in keys]  # the engine's one Take per key
 
     def _solves(self):
         p = self.to_play

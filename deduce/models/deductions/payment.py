@@ -131,32 +131,25 @@ class _Pool(NamedTuple):
     lestrades: int
 
 
-#: per card name, what it adds to a count: (regular suit index or -1, own-suit Ally's
-#: suit index or -1, Sherlock 1/0, Lestrade 1/0)
-_KIND = {**{s: (i, -1, 0, 0) for i, s in enumerate(SUITS)},
-         **{a: (-1, _INDEX[ALLY_SUIT[a]], 0, 0) for a in OWN_SUIT_ALLIES.values()},
-         SHERLOCK: (-1, -1, 1, 0), LESTRADE: (-1, -1, 0, 1)}
+#: per card name, its slot in ``_count``'s tally: regular cards 0-4 (suit index), own-suit
+#: Allies 5-9 (their suit's index + 5), Sherlock 10, Lestrade 11
+_TALLY = {**{s: i for i, s in enumerate(SUITS)},
+          **{a: len(SUITS) + _INDEX[ALLY_SUIT[a]] for a in OWN_SUIT_ALLIES.values()},
+          SHERLOCK: 2 * len(SUITS), LESTRADE: 2 * len(SUITS) + 1}
 
 
 def _count(pool: list[str]) -> _Pool:
     """``pool`` counted; ValueError for a name that is neither a suit nor an Ally."""
-    regular = [0] * len(SUITS)
-    own = [0] * len(SUITS)
-    sherlocks = lestrades = 0
-    kinds = _KIND
+    tally = [0] * (2 * len(SUITS) + 2)
+    slots = _TALLY
     for card in pool:
-        kind = kinds.get(card) if isinstance(card, str) else None
-        if kind is None:
+        slot = slots.get(card) if isinstance(card, str) else None
+        if slot is None:
             raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
-        r, a, s, l = kind
-        if r >= 0:
-            regular[r] += 1
-        elif a >= 0:
-            own[a] += 1
-        else:
-            sherlocks += s
-            lestrades += l
-    return _Pool(len(pool), tuple(regular), tuple(own), sherlocks, lestrades)
+        tally[slot] += 1
+    n = len(SUITS)
+    return _Pool(len(pool), tuple(tally[:n]), tuple(tally[n:2 * n]), tally[2 * n],
+                 tally[2 * n + 1])
 
 
 #: the one placement of no Sherlock
@@ -271,32 +264,40 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
     return picked
 
 
+#: the one-card uses, per suit index: a regular card, its Ally, Sherlock on it
+_DIRECT_USE = tuple(((suit,), suit) for suit in SUITS)
+_ALLY_USE = tuple(((OWN_SUIT_ALLIES[suit],), suit) if suit in OWN_SUIT_ALLIES else None
+                  for suit in SUITS)
+_SHERLOCK_USE = tuple(((SHERLOCK,), suit) for suit in SUITS)
+
+
 def _uses(plan: _Plan, pool: list[str]) -> tuple[list[tuple[tuple[str, ...], str]], dict]:
     """The uses of ``plan`` (Sherlock, Lestrade, the direct cards by suit, the
     cross-references) and the count of each card name they spend."""
     uses: list[tuple[tuple[str, ...], str]] = []
     taken: dict[str, int] = {}
     placed = plan.sherlock
-    if any(placed):
+    if placed is not _NO_SHERLOCK[0] and any(placed):
         for i, suit in enumerate(SUITS):
             if placed[i]:
-                uses += [((SHERLOCK,), suit)] * placed[i]
+                uses += [_SHERLOCK_USE[i]] * placed[i]
         taken[SHERLOCK] = sum(placed)
     owed = [suit for i, suit in enumerate(SUITS) for _ in range(plan.owed[i])] \
         if plan.lestrades or plan.crosses else ()
     if plan.lestrades:
         uses += [((LESTRADE,), suit) for suit in owed[:plan.lestrades]]
         taken[LESTRADE] = plan.lestrades
-    for i, suit in enumerate(SUITS):
-        n = plan.regular[i]
+    regular, own = plan.regular, plan.own_ally
+    for i, use in enumerate(_DIRECT_USE):
+        n = regular[i]
         if n:
-            uses += [((suit,), suit)] * n
-            taken[suit] = n
-        n = plan.own_ally[i]
+            uses += [use] * n
+            taken[use[1]] = n
+        n = own[i]
         if n:
-            ally = OWN_SUIT_ALLIES[suit]
-            uses += [((ally,), suit)] * n
-            taken[ally] = n
+            ally_use = _ALLY_USE[i]
+            uses += [ally_use] * n
+            taken[ally_use[0][0]] = n
     if plan.crosses:
         cross = _cross_cards(plan, pool, taken)
         for k, suit in enumerate(owed[plan.lestrades:]):
@@ -403,9 +404,9 @@ def _placed_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     return False
 
 
-def _solve(due: dict[str, int], pool: list[str]) -> tuple[Payment | None, int]:
-    """``(pay(due, pool), short_by(due, pool))`` from one search."""
-    plan, short = _best(due_vector(due), _count(pool))
+def _solve(due: tuple[int, ...], pool: list[str]) -> tuple[Payment | None, int]:
+    """``(pay_vector(due, pool), short_by(due_dict(due), pool))`` from one search."""
+    plan, short = _best(due, _count(pool))
     if plan is None:
         return None, short
     uses, taken = _uses(plan, pool)
@@ -417,6 +418,12 @@ def pay(due: dict[str, int], pool: list[str]) -> Payment | None:
     """The cheapest payment of ``due`` (suit -> count still owed) from ``pool`` (card
     names, duplicates allowed): the fewest cards spent, then the fewest Allies, further
     ties fixed as the module says. None when the pool cannot pay it."""
+    return _solve(due_vector(due), pool)[0]
+
+
+def pay_vector(due: tuple[int, ...], pool: list[str]) -> Payment | None:
+    """``pay`` of a due vector (``due_vector``; ``SUITS`` order), as the rules engine
+    keeps its dues."""
     return _solve(due, pool)[0]
 
 
@@ -431,7 +438,7 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
     ``case``, ``due`` (suits at 0 left out, ``SUITS`` order), ``affordable``,
     ``cards_spent``, ``payment`` (``cards``, ``as`` per use), ``pool_after``, ``short_by``.
     Not affordable: ``payment`` empty, ``cards_spent`` 0, ``pool_after`` the pool."""
-    result, short = _solve(due, pool)
+    result, short = _solve(due_vector(due), pool)
     return {
         "case": case_id,
         "due": {s: n for s, n in zip(SUITS, due_vector(due)) if n},

@@ -119,7 +119,7 @@ from deduce.models.deductions.payment import (
     discounted,
     due_dict,
     due_vector,
-    pay,
+    pay_vector,
     pool_counts,
     use_pays,
 )
@@ -456,7 +456,7 @@ def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
     if found is _PAY:
         if len(_PAY) >= PAY_CACHE:
             _PAY.clear()
-        found = _PAY[key] = pay(due_dict(due), pool)
+        found = _PAY[key] = pay_vector(due, pool)
     return found
 
 
