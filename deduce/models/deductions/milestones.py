@@ -201,26 +201,25 @@ def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
 
 def met(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[str]:
     """The open milestones that the uncommitted cards meet now, in ``MILESTONES`` order:
-    exactly the keys of ``claimable``, found without choosing the cards (the quick
-    question a turn's end asks). The cards are read as ``claimable`` reads them."""
+    exactly the keys of ``claimable`` (for the cards ``claimable`` accepts), found
+    without choosing the cards (the quick question a turn's end asks); ValueError for an
+    unknown case or category."""
     committed = {i for ids in claimed.values() for i in ids} if claimed else ()
     categories: set[str] = set()
     per_case: dict[str, int] = {}
     for card in solved:
-        if card.id in committed:
-            continue
-        _kind(card)
-        categories.add(card.category)
-        per_case[card.case] = per_case.get(card.case, 0) + 1
+        if card.id not in committed:
+            categories.add(card.category)
+            case = card.case
+            per_case[case] = per_case.get(case, 0) + 1
+    if not (categories <= _CATEGORY.keys() and per_case.keys() <= _CASE.keys()):
+        for card in solved:
+            _kind(card)  # raises the ValueError naming the card
     out = []
-    for milestone in MILESTONES:
-        if milestone in claimed:
-            continue
-        if milestone == DIVERSITY:
-            if len(categories) == len(CATEGORIES):
-                out.append(milestone)
-        elif per_case and max(per_case.values()) >= MILESTONE_SIZE:
-            out.append(milestone)
+    if DIVERSITY not in claimed and len(categories) == len(CATEGORIES):
+        out.append(DIVERSITY)
+    if COMPLETION not in claimed and per_case and max(per_case.values()) >= MILESTONE_SIZE:
+        out.append(COMPLETION)
     return out
 
 

@@ -599,6 +599,8 @@ class State:
         #: per player: the dues by case of its discounts (``_CostTable.dues_for``; None
         #: until asked after its discounts changed)
         self._dues: list[dict | None] = [None] * n
+        #: per player: its targets and their dues (``_targets_dues``; None when stale)
+        self._asked: list[tuple | None] = [None] * n
         self._legal: list | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
@@ -666,6 +668,7 @@ class State:
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
         c._dues = self._dues[:]
+        c._asked = self._asked[:]
         return c
 
     # ------------------------------------------------------------------ observations
@@ -765,9 +768,7 @@ class State:
         when first read; ``_affordable`` keeps their due vectors for ``apply``."""
         p = self.to_play
         pool = self.pools[p]
-        dues = self._dues[p] or self._player_dues(p)
-        targets = self._targets(p)
-        due_list = [dues.get(case) or self._due(p, case) for case in targets]
+        targets, due_list = self._asked[p] or self._targets_dues(p)
         oks = affordable_dues(due_list, pool_counts(pool))
         affordable: dict[str, tuple[int, ...]] = {}
         self._affordable = affordable
@@ -780,6 +781,15 @@ class State:
                 affordable[case] = due
                 out.append(_listed_solve(case, due, frozen))
         return out
+
+    def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
+        """``p``'s targets and their due vectors, kept in ``_asked[p]`` until the
+        display, ``p``'s reserved card or ``p``'s discounts change."""
+        dues = self._dues[p] or self._player_dues(p)
+        targets = self._targets(p)
+        found = targets, [dues.get(case) or self._due(p, case) for case in targets]
+        self._asked[p] = found
+        return found
 
     def _free(self) -> list:
         p = self.to_play
@@ -927,6 +937,7 @@ class State:
     def _leave_display(self, case: str) -> None:
         """``case`` leaves the display: a dealt slot takes the pile's top, the pile's next
         card becomes the visible top (a gap when the pile is empty)."""
+        self._asked = [None] * self.n
         for key, row in self.display.items():
             if case in row:
                 j = row.index(case)
@@ -1001,12 +1012,14 @@ class State:
                 self.pools[p].append(card)
         if self.reserved[p] == action.case:
             self.reserved[p] = None
+            self._asked = [None] * self.n
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
         self.solved[p].append(SolvedCard(card, card.discount))
         self.scores[p] += card.points
         self._dues[p] = None
+        self._asked[p] = None
         self._end_turn()
 
     def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
@@ -1047,6 +1060,7 @@ class State:
         if action not in self._legal:
             raise self._refuse(action, self._free_why(MYCROFT, "a visible case card"))
         self.reserved[self.to_play] = action.case
+        self._asked = [None] * self.n
         self.used = self.used | {MYCROFT}
         self._leave_display(action.case)
 
@@ -1060,6 +1074,7 @@ class State:
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
         self._dues[p] = None
+        self._asked[p] = None
 
     def _free_why(self, ally: str, what: str) -> str:
         p = self.to_play
