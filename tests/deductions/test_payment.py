@@ -20,7 +20,9 @@ from deduce.models.deductions.payment import (
     discounted_due,
     due_dict,
     due_vector,
+    affordable_dues,
     pay,
+    pay_vector,
     payment_json,
     pool_counts,
     short_by,
@@ -174,6 +176,17 @@ def test_pool_counts_and_due_vectors():
     assert discounted((3, 0, 1, 0, 2), (0, 1, 2, 0, 1)) == (3, 0, 0, 0, 1)
     with pytest.raises(ValueError, match="'Clues' is neither a suit nor an Ally"):
         pool_counts(["Clues"])
+
+
+def test_due_vectors_are_paid_as_dues():
+    pool = [SHERLOCK, "Knowledge", "Writings", "Writings", "Artifacts", LESTRADE]
+    dues = [{"Statements": 2, "Knowledge": 2}, {"Writings": 4}, {}, {"Artifacts": 6}]
+    vectors = [due_vector(d) for d in dues]
+    assert [pay_vector(v, pool) for v in vectors] == [pay(d, pool) for d in dues]
+    assert affordable_dues(vectors, pool_counts(pool)) == [True, True, True, False]
+    no_sherlock = pool[1:]
+    assert affordable_dues(vectors, pool_counts(no_sherlock)) == [
+        pay(d, no_sherlock) is not None for d in dues] == [False, False, True, False]
 
 
 def test_what_one_use_pays():

@@ -27,7 +27,9 @@ computes ``popcount(mask & board)`` for all 96 placements at once: an int holds 
 fields, one per placement, and two 256-entry tables (the low and the high byte of the
 board) give the fields of each byte; their sum holds every count (0-4, no carry between
 fields), and two shifts pick the fields at 4 (exact) and at 3 (propped). The results are
-placements built once at import, so a scan allocates no new ``Placement``.
+placements built once at import, so a scan allocates no new ``Placement``; each suit's
+result is remembered by its board (``suit_placements``), so a game's next grid rescans
+only the suits whose cards changed.
 ``naive_placements`` is the reference: a coordinate walk of each placement's cells.
 ``benchmarks/deductions_patterns.py`` times both (and a numpy and a per-placement loop
 version that were slower).

@@ -34,6 +34,12 @@ documented choices, not rules):
 still owed saves a cross-reference, so ``ceil((3 * units left - cards left) / 3)`` extra
 cards are needed; the least over the placements is the answer.
 
+``affordable`` (``affordable_dues`` for several dues at once) answers ``pay(...) is not
+None`` from the pool's counts alone (``pool_counts``) in closed form, for the rules
+engine's start step; its dues are vectors in ``SUITS`` order (``due_vector``,
+``due_dict``, ``discounted``), paid by ``pay_vector``. ``use_pays`` is what one use of a
+payment is worth (the rules engine checks a payment it is given with it).
+
 Cards are the names of ``SUITS`` (regular cards) and of ``ALLY_SUIT`` (Allies), exactly;
 any other name is a ``ValueError`` (the callers hand over parsed, canonical names).
 """

@@ -68,11 +68,17 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import; a listed Solve finds its payment when it
-is first read (affordability is ``payment.short_by``, after a quick bound); payments are
-remembered by (due, pool), dues by (case, discounts); whether a player has a claimable
-milestone is asked only when its solved or claimed cards changed; the deck is a list (top
-last); the state's chance is one integer, so ``clone`` copies lists only.
+and ``Discard`` object is made once at import, and the Takes of each suit's board are
+remembered (``patterns.suit_placements``; a step changes one or two suits' boards); a
+start step tests every target at once with ``payment.affordable_dues`` on the pool's
+counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
+read or played; payments are remembered by (due, pool), dues by (card set, discounts),
+each player's targets and dues until the display, its reserved card or its discounts
+change; a turn's end asks ``milestones.met`` (which milestones, not which cards), and only
+when the player's solved or claimed cards changed; the deck is a list (top last); the
+state's chance is one integer, so ``clone`` copies lists only. Every cache is emptied
+when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
+``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
 """
 
@@ -88,17 +94,14 @@ from typing import Any, Union
 from deduce.core.errors import InputError
 from deduce.models.deductions import milestones
 from deduce.models.deductions.cards import (
-    ALLY_SUIT,
     CASES,
     CATEGORIES,
     CLUES,
     IRENE,
-    LESTRADE,
     MILESTONE_BONUS,
     MILESTONE_SIZE,
     MILESTONES,
     MYCROFT,
-    SHERLOCK,
     SHIPPED,
     SOLUTION,
     SUITS,
@@ -440,6 +443,7 @@ class _CostTable:
         self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
 
     def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+        """The table of dues of ``discounts`` (its discounts kept under the key None)."""
         found = self.dues.get(discounts)
         if found is None:
             if len(self.dues) >= PAY_CACHE:
