@@ -144,13 +144,12 @@ def _together(milestones: list[str], counts: Counts) -> int:
     return best
 
 
-def _pick(cards: list[SolvedCard], taken: Counts) -> list[int]:
+def _pick(cards: list[SolvedCard], taken: Counts, kinds=None) -> list[int]:
     """The indices into ``cards`` of the earliest cards of each case and category, as
-    many as ``taken`` says, in order."""
+    many as ``taken`` says, in order (``kinds``: the cards' ``_kind``, when known)."""
     left = [list(row) for row in taken]
     picked = []
-    for i, card in enumerate(cards):
-        case, category = _kind(card)
+    for i, (case, category) in enumerate(kinds or map(_kind, cards)):
         if left[case][category]:
             left[case][category] -= 1
             picked.append(i)
@@ -184,10 +183,11 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> l
     """The set to commit to ``milestone`` alone that leaves ``others`` closest (then the
     earliest cards); ``milestone`` must be met by ``cards``."""
     counts = _counts(cards)
+    kinds = [_kind(card) for card in cards]
     best = None
     for taken in _options(milestone, counts):
         rest = _minus(counts, taken)
-        key = ([distance(o, rest) for o in others], _pick(cards, taken))
+        key = ([distance(o, rest) for o in others], _pick(cards, taken, kinds))
         best = key if best is None or key < best else best
     return [cards[i].id for i in best[1]]
 

@@ -483,9 +483,9 @@ def _grid_empty(grid: list[list[str | None]]) -> bool:
 
 
 def _candidates(milestone: str, cards: list[SolvedCard]):
-    """Sets of 5 of ``cards`` worth asking ``milestones.satisfies`` about: for Case
-    Completion, 5 cards of one case; for Diversity, one card per category, the earliest
-    of each case in it."""
+    """Sets of 5 of ``cards`` that meet ``milestone`` (``milestones.satisfies``) by
+    construction: for Case Completion, 5 cards of one case; for Diversity, one card per
+    category, the earliest of each case in it."""
     if milestone == COMPLETION:
         for case in CASES:
             yield from combinations([s for s in cards if s.card.case == case], MILESTONE_SIZE)
@@ -847,8 +847,9 @@ class State:
             for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
                     break
+                # a candidate meets its milestone by construction (``_candidates``)
                 kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
-                if kind in kinds or not milestones.satisfies(m, list(chosen)):
+                if kind in kinds:
                     continue
                 kinds.add(kind)
                 out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
