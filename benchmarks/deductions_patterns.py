@@ -2,7 +2,9 @@
 
 Deals ``--grids`` grids of 16 cards from the shuffled 60-card clue deck (55 regular cards
 and the 5 Allies) and prints the median time per grid (over ``--runs`` passes over all the
-grids) of ``patterns.placements`` (the 3-bit-field bitboard scan), of the naive
+grids) of ``patterns.placements`` (the 3-bit-field bitboard scan; first with nothing
+remembered, as a new grid is, then with each suit's board remembered, as in a game where a
+step changes one or two suits' boards: ``patterns.suit_placements``), of the naive
 coordinate scan ``patterns.naive_placements`` run in the same process, and their ratio;
 also ``mind_palace_forced``, and two other bitboard versions that were tried and are
 slower: a loop over the 96 masks per suit (``mask & ~board`` and a popcount each) and a
@@ -48,6 +50,13 @@ def deal_grids(n: int, seed: int) -> list[list[list[str]]]:
         rng.shuffle(deck)
         out.append([deck[4 * r : 4 * r + 4] for r in range(4)])
     return out
+
+
+def cold_placements(grid):
+    """``placements`` with nothing remembered (``patterns.suit_placements``' memory
+    emptied first): the scan of a grid never seen."""
+    patterns._SUIT_FOUND.clear()
+    return placements(grid)
 
 
 def loop_placements(grid):
@@ -114,7 +123,8 @@ def main() -> None:
     )
     naive = per_grid_us(naive_placements, grids, max(3, args.runs // 5))
     rows = [
-        ("placements (bitboards, 3-bit fields)", per_grid_us(placements, grids, args.runs)),
+        ("placements (bitboards, 3-bit fields)", per_grid_us(cold_placements, grids, args.runs)),
+        ("placements, suit boards remembered", per_grid_us(placements, grids, args.runs)),
         ("mind_palace_forced", per_grid_us(mind_palace_forced, grids, args.runs)),
         ("tried: loop over the 96 masks", per_grid_us(loop_placements, grids, args.runs)),
         ("tried: numpy 5 x 96", per_grid_us(numpy_placements, grids, max(3, args.runs // 3))),

@@ -18,6 +18,7 @@ from deduce.models.deductions.milestones import (
     completes,
     lacks,
     max_bonus,
+    met,
     milestones_json,
     satisfies,
 )
@@ -112,6 +113,7 @@ def test_claimable_and_max_bonus_are_the_brute_force_choices(position):
     solved, claimed = position
     found = claimable(solved, claimed)
     assert found == brute_claimable(solved, claimed)
+    assert met(solved, claimed) == list(found)
     by_id = {c.id: c for c in solved}
     for m, ids in found.items():
         assert satisfies(m, [by_id[i] for i in ids])

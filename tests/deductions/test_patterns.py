@@ -17,6 +17,7 @@ from deduce.models.deductions.patterns import (
     naive_placements,
     placement_json,
     placements,
+    suit_placements,
 )
 
 W, K, S, A, P = "Writings", "Knowledge", "Statements", "Artifacts", "Prints & Tracks"
@@ -248,3 +249,17 @@ def test_same_as_naive_scan(grid):
     for p in fast:
         assert len(p.take) == (4 if p.prop is None else 3)
         assert set(p.take) | ({p.prop} if p.prop else set()) == set(p.cells)
+
+
+def test_each_suit_scanned_from_its_board_and_remembered():
+    from deduce.models.deductions import patterns
+
+    by_suit = [suit_placements(s, b) for s, b in enumerate(boards(SPEC_GRID))]
+    assert [p for found in by_suit for p in found] == placements(SPEC_GRID)
+    assert all(p.suit == SUITS[s] for s, found in enumerate(by_suit) for p in found)
+    writings = SUITS.index(W)
+    board = boards(SPEC_GRID)[writings]
+    assert suit_placements(writings, board) is suit_placements(writings, board)
+    patterns._SUIT_FOUND.clear()  # a board never seen is scanned anew, alike
+    assert suit_placements(writings, board) == by_suit[writings]
+    assert suit_placements(writings, 0b11) == ()  # fewer than 3 cards: no placement

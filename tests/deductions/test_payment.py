@@ -15,10 +15,18 @@ from deduce.models.deductions.payment import (
     ALLY_SUIT,
     SUITS,
     Payment,
+    affordable,
+    discounted,
     discounted_due,
+    due_dict,
+    due_vector,
+    affordable_dues,
     pay,
+    pay_vector,
     payment_json,
+    pool_counts,
     short_by,
+    use_pays,
     use_words,
 )
 
@@ -140,6 +148,56 @@ def test_short_by_matches_the_brute_force_on_tiny_pools(due, pool):
 def test_duplicate_allies_are_solved_exactly_too(due, pool):
     found, best = pay(due, pool), brute_pay(due, tuple(pool))
     assert (None if found is None else (found.cards_spent, found.allies_spent)) == best
+
+
+@settings(max_examples=120)
+@given(dues, pools)
+def test_affordable_is_whether_the_brute_force_finds_a_payment(due, pool):
+    expected = brute_pay(due, tuple(pool)) is not None
+    assert affordable(due_vector(due), pool_counts(pool)) is expected
+    assert (pay(due, pool) is not None) is expected
+
+
+@settings(max_examples=60)
+@given(dues, st.lists(st.sampled_from(SUITS + (SHERLOCK, SHERLOCK, LESTRADE, IRENE)),
+                      max_size=6))
+def test_affordable_with_several_sherlocks_and_lestrades(due, pool):
+    expected = brute_affordable(tuple(sorted(due.items())), tuple(sorted(pool)))
+    assert affordable(due_vector(due), pool_counts(pool)) is expected
+    assert (pay(due, pool) is not None) is expected
+
+
+def test_pool_counts_and_due_vectors():
+    pool = ["Writings", WATSON, SHERLOCK, LESTRADE, "Knowledge", IRENE, "Writings"]
+    # Statements, Prints & Tracks, Writings (2 + Watson), Artifacts, Knowledge (+ Irene)
+    assert pool_counts(pool) == (0, 0, 3, 0, 2, 1, 1, 7)
+    assert due_vector({"Knowledge": 2, "Statements": 1}) == (1, 0, 0, 0, 2)
+    assert due_dict((1, 0, 0, 0, 2)) == {"Statements": 1, "Knowledge": 2}
+    assert discounted((3, 0, 1, 0, 2), (0, 1, 2, 0, 1)) == (3, 0, 0, 0, 1)
+    with pytest.raises(ValueError, match="'Clues' is neither a suit nor an Ally"):
+        pool_counts(["Clues"])
+
+
+def test_due_vectors_are_paid_as_dues():
+    pool = [SHERLOCK, "Knowledge", "Writings", "Writings", "Artifacts", LESTRADE]
+    dues = [{"Statements": 2, "Knowledge": 2}, {"Writings": 4}, {}, {"Artifacts": 6}]
+    vectors = [due_vector(d) for d in dues]
+    assert [pay_vector(v, pool) for v in vectors] == [pay(d, pool) for d in dues]
+    assert affordable_dues(vectors, pool_counts(pool)) == [True, True, True, False]
+    no_sherlock = pool[1:]
+    assert affordable_dues(vectors, pool_counts(no_sherlock)) == [
+        pay(d, no_sherlock) is not None for d in dues] == [False, False, True, False]
+
+
+def test_what_one_use_pays():
+    assert use_pays((SHERLOCK,), "Knowledge") == 2
+    assert use_pays((LESTRADE,), "Writings") == 1
+    assert use_pays((WATSON,), "Writings") == 1
+    assert use_pays((WATSON,), "Knowledge") == 0
+    assert use_pays(("Artifacts",), "Artifacts") == 1
+    assert use_pays(("Artifacts",), "Writings") == 0
+    assert use_pays(("Artifacts", WATSON), "Writings") == 0
+    assert use_pays(("Artifacts", WATSON, SHERLOCK), "Writings") == 1
 
 
 SPEC_POOL = [SHERLOCK, "Knowledge", "Writings", "Writings", "Artifacts", "Prints & Tracks"]

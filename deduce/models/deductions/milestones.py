@@ -144,13 +144,12 @@ def _together(milestones: list[str], counts: Counts) -> int:
     return best
 
 
-def _pick(cards: list[SolvedCard], taken: Counts) -> list[int]:
+def _pick(cards: list[SolvedCard], taken: Counts, kinds=None) -> list[int]:
     """The indices into ``cards`` of the earliest cards of each case and category, as
-    many as ``taken`` says, in order."""
+    many as ``taken`` says, in order (``kinds``: the cards' ``_kind``, when known)."""
     left = [list(row) for row in taken]
     picked = []
-    for i, card in enumerate(cards):
-        case, category = _kind(card)
+    for i, (case, category) in enumerate(kinds or map(_kind, cards)):
         if left[case][category]:
             left[case][category] -= 1
             picked.append(i)
@@ -184,10 +183,11 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> l
     """The set to commit to ``milestone`` alone that leaves ``others`` closest (then the
     earliest cards); ``milestone`` must be met by ``cards``."""
     counts = _counts(cards)
+    kinds = [_kind(card) for card in cards]
     best = None
     for taken in _options(milestone, counts):
         rest = _minus(counts, taken)
-        key = ([distance(o, rest) for o in others], _pick(cards, taken))
+        key = ([distance(o, rest) for o in others], _pick(cards, taken, kinds))
         best = key if best is None or key < best else best
     return [cards[i].id for i in best[1]]
 
@@ -197,6 +197,30 @@ def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
     if len(cards) != MILESTONE_SIZE or len({c.id for c in cards}) != MILESTONE_SIZE:
         return False
     return next(_options(milestone, _counts(cards)), None) is not None
+
+
+def met(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[str]:
+    """The open milestones that the uncommitted cards meet now, in ``MILESTONES`` order:
+    exactly the keys of ``claimable`` (for the cards ``claimable`` accepts), found
+    without choosing the cards (the quick question a turn's end asks); ValueError for an
+    unknown case or category."""
+    committed = {i for ids in claimed.values() for i in ids} if claimed else ()
+    categories: set[str] = set()
+    per_case: dict[str, int] = {}
+    for card in solved:
+        if card.id not in committed:
+            categories.add(card.category)
+            case = card.case
+            per_case[case] = per_case.get(case, 0) + 1
+    if not (categories <= _CATEGORY.keys() and per_case.keys() <= _CASE.keys()):
+        for card in solved:
+            _kind(card)  # raises the ValueError naming the card
+    out = []
+    if DIVERSITY not in claimed and len(categories) == len(CATEGORIES):
+        out.append(DIVERSITY)
+    if COMPLETION not in claimed and per_case and max(per_case.values()) >= MILESTONE_SIZE:
+        out.append(COMPLETION)
+    return out
 
 
 def claimable(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -27,7 +27,9 @@ computes ``popcount(mask & board)`` for all 96 placements at once: an int holds 
 fields, one per placement, and two 256-entry tables (the low and the high byte of the
 board) give the fields of each byte; their sum holds every count (0-4, no carry between
 fields), and two shifts pick the fields at 4 (exact) and at 3 (propped). The results are
-placements built once at import, so a scan allocates no new ``Placement``.
+placements built once at import, so a scan allocates no new ``Placement``; each suit's
+result is remembered by its board (``suit_placements``), so a game's next grid rescans
+only the suits whose cards changed.
 ``naive_placements`` is the reference: a coordinate walk of each placement's cells.
 ``benchmarks/deductions_patterns.py`` times both (and a numpy and a per-placement loop
 version that were slower).
@@ -264,33 +266,58 @@ def _counts(board: int) -> int:
     return _LOW[board & 0xFF] + _HIGH[board >> 8]
 
 
+#: the suit placements already scanned, by ``board << 3 | suit``; cleared when it holds
+#: this many (a game changes one or two suits' boards per step, so the others repeat)
+SUIT_CACHE = 1 << 16
+_SUIT_FOUND: dict[int, tuple[Placement, ...]] = {}
+
+
+def _scan(s: int, board: int) -> tuple[Placement, ...]:
+    """The exact, then the propped placements of suit index ``s`` on its ``board``."""
+    found = []
+    v = _counts(board)
+    exact = (v >> 2) & _ONES  # the fields at 4
+    if exact:
+        table = _EXACT[s]
+        while exact:
+            low = exact & -exact  # the bit 3i of field i: bit_length 3i + 1
+            found.append(table[low.bit_length() // _FIELD])
+            exact ^= low
+    propped = v & (v >> 1) & _ONES  # the fields at 3
+    if propped:
+        table = _PROPPED[s]
+        while propped:
+            low = propped & -propped
+            i = low.bit_length() // _FIELD
+            found.append(table[i][_MASKS[i] & board])
+            propped ^= low
+    return tuple(found)
+
+
+def suit_placements(s: int, board: int) -> tuple[Placement, ...]:
+    """The placements of suit ``SUITS[s]`` on a grid whose cards of that suit are
+    ``board`` (``boards``' bits): its exact ones, then its propped ones, each group in
+    ``ALL_PLACEMENTS`` order; the same tuple for the same board (remembered)."""
+    key = board << 3 | s
+    found = _SUIT_FOUND.get(key)
+    if found is None:
+        if len(_SUIT_FOUND) >= SUIT_CACHE:
+            _SUIT_FOUND.clear()
+        found = _SUIT_FOUND[key] = _scan(s, board) if board.bit_count() >= 3 else ()
+    return found
+
+
 def placements(grid) -> list[Placement]:
     """Every exact and every propped placement of ``grid``, each once.
 
     ``grid`` is 4 rows of 4 cells, each a suit, an Ally or None (empty: a mismatch for
     every suit); ``InputError`` otherwise. Order: by suit (``SUITS`` order), the exact
-    placements of a suit before its propped ones, each group in ``ALL_PLACEMENTS`` order.
+    placements of a suit before its propped ones, each group in ``ALL_PLACEMENTS`` order
+    (``suit_placements`` of each suit's board).
     """
-    found = []
+    found: list[Placement] = []
     for s, board in enumerate(boards(grid)):
-        if board.bit_count() < 3:
-            continue
-        v = _counts(board)
-        exact = (v >> 2) & _ONES  # the fields at 4
-        if exact:
-            table = _EXACT[s]
-            while exact:
-                low = exact & -exact  # the bit 3i of field i: bit_length 3i + 1
-                found.append(table[low.bit_length() // _FIELD])
-                exact ^= low
-        propped = v & (v >> 1) & _ONES  # the fields at 3
-        if propped:
-            table = _PROPPED[s]
-            while propped:
-                low = propped & -propped
-                i = low.bit_length() // _FIELD
-                found.append(table[i][_MASKS[i] & board])
-                propped ^= low
+        found += suit_placements(s, board)
     return found
 
 

@@ -34,6 +34,12 @@ documented choices, not rules):
 still owed saves a cross-reference, so ``ceil((3 * units left - cards left) / 3)`` extra
 cards are needed; the least over the placements is the answer.
 
+``affordable`` (``affordable_dues`` for several dues at once) answers ``pay(...) is not
+None`` from the pool's counts alone (``pool_counts``) in closed form, for the rules
+engine's start step; its dues are vectors in ``SUITS`` order (``due_vector``,
+``due_dict``, ``discounted``), paid by ``pay_vector``. ``use_pays`` is what one use of a
+payment is worth (the rules engine checks a payment it is given with it).
+
 Cards are the names of ``SUITS`` (regular cards) and of ``ALLY_SUIT`` (Allies), exactly;
 any other name is a ``ValueError`` (the callers hand over parsed, canonical names).
 """
@@ -62,6 +68,7 @@ ALLY_SPEND_ORDER = (WATSON, MYCROFT, IRENE, LESTRADE, SHERLOCK)
 OWN_SUIT_ALLIES = {ALLY_SUIT[a]: a for a in (WATSON, MYCROFT, IRENE)}
 
 _INDEX = {s: i for i, s in enumerate(SUITS)}
+assert len(SUITS) == 5  # affordable_dues is unrolled for the five suits
 
 
 @dataclass
@@ -98,7 +105,7 @@ def _suit(name: str, what: str) -> int:
     return _INDEX[name]
 
 
-def _due_vector(due: dict[str, int]) -> tuple[int, ...]:
+def due_vector(due: dict[str, int]) -> tuple[int, ...]:
     """``due`` as counts in ``SUITS`` order (missing suits 0); ValueError for an unknown
     suit or a count that is not a whole number >= 0."""
     vec = [0] * len(SUITS)
@@ -107,6 +114,17 @@ def _due_vector(due: dict[str, int]) -> tuple[int, ...]:
             raise ValueError(f"due: {suit!r} owes {n!r}, not a whole number >= 0")
         vec[_suit(suit, "due")] += n
     return tuple(vec)
+
+
+def due_dict(due: tuple[int, ...]) -> dict[str, int]:
+    """A due vector (``SUITS`` order) as a due: suits at 0 left out, ``SUITS`` order."""
+    return {s: n for s, n in zip(SUITS, due) if n}
+
+
+def discounted(cost: tuple[int, ...], discounts: tuple[int, ...]) -> tuple[int, ...]:
+    """The due vector of ``cost`` (a due vector) once ``discounts[i]`` solved cards
+    discount suit i: each lowers its suit by 1, not below 0."""
+    return tuple(c - k if c > k else 0 for c, k in zip(cost, discounts))
 
 
 class _Pool(NamedTuple):
@@ -119,63 +137,95 @@ class _Pool(NamedTuple):
     lestrades: int
 
 
+#: per card name, its slot in ``_count``'s tally: regular cards 0-4 (suit index), own-suit
+#: Allies 5-9 (their suit's index + 5), Sherlock 10, Lestrade 11
+_TALLY = {**{s: i for i, s in enumerate(SUITS)},
+          **{a: len(SUITS) + _INDEX[ALLY_SUIT[a]] for a in OWN_SUIT_ALLIES.values()},
+          SHERLOCK: 2 * len(SUITS), LESTRADE: 2 * len(SUITS) + 1}
+
+
 def _count(pool: list[str]) -> _Pool:
     """``pool`` counted; ValueError for a name that is neither a suit nor an Ally."""
-    regular = [0] * len(SUITS)
-    own = [0] * len(SUITS)
-    sherlocks = lestrades = 0
+    tally = [0] * (2 * len(SUITS) + 2)
+    slots = _TALLY
     for card in pool:
-        if card in _INDEX:
-            regular[_INDEX[card]] += 1
-        elif card == SHERLOCK:
-            sherlocks += 1
-        elif card == LESTRADE:
-            lestrades += 1
-        elif card in ALLY_SUIT:
-            own[_INDEX[ALLY_SUIT[card]]] += 1
-        else:
+        slot = slots.get(card) if isinstance(card, str) else None
+        if slot is None:
             raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
-    return _Pool(len(pool), tuple(regular), tuple(own), sherlocks, lestrades)
+        tally[slot] += 1
+    n = len(SUITS)
+    return _Pool(len(pool), tuple(tally[:n]), tuple(tally[n:2 * n]), tally[2 * n],
+                 tally[2 * n + 1])
+
+
+#: the one placement of no Sherlock
+_NO_SHERLOCK = ((0,) * len(SUITS),)
 
 
 def _placements(due: tuple[int, ...], sherlocks: int):
     """Every placement of the Sherlocks (each on an owing suit, or kept) as per-suit
     counts, keeping more of them first, then earlier suits first."""
+    if not sherlocks:
+        return _NO_SHERLOCK
     owing = [i for i, d in enumerate(due) if d > 0]
+    out = []
     for choice in combinations_with_replacement([None, *owing], sherlocks):
         counts = [0] * len(SUITS)
         for i in choice:
             if i is not None:
                 counts[i] += 1
-        yield tuple(counts)
+        out.append(tuple(counts))
+    return out
 
 
 def _shape(due: tuple[int, ...], pool: _Pool, sherlock: tuple[int, ...]):
     """``(plan or None, extra cards needed)`` for the Sherlocks placed as ``sherlock``:
     the cheapest payment of that shape (None when it cannot be paid) and the fewest extra
     regular cards that would make it payable (0 when it is)."""
-    need = [max(0, d - SHERLOCK_PAYS * y) for d, y in zip(due, sherlock)]
-    regular = [min(r, n) for r, n in zip(pool.regular, need)]
-    own = [min(a, n - r) for a, n, r in zip(pool.own_ally, need, regular)]
-    owed = tuple(n - r - a for n, r, a in zip(need, regular, own))
-    lestrades = min(pool.lestrades, sum(owed))
-    crosses = sum(owed) - lestrades
-    direct = sum(sherlock) + sum(regular) + sum(own) + lestrades
-    left = pool.size - direct
-    gap = CROSS_REFERENCE * crosses - left
+    regular, own, owed = [0] * len(SUITS), [0] * len(SUITS), [0] * len(SUITS)
+    pool_regular, pool_own = pool.regular, pool.own_ally
+    placed = paid_regular = paid_own = total = 0
+    for i, d in enumerate(due):
+        y = sherlock[i]
+        placed += y
+        n = d - SHERLOCK_PAYS * y
+        if n <= 0:
+            continue
+        r = pool_regular[i]
+        if r >= n:
+            regular[i] = n
+            paid_regular += n
+            continue
+        regular[i] = r
+        paid_regular += r
+        n -= r
+        a = pool_own[i]
+        if a >= n:
+            own[i] = n
+            paid_own += n
+            continue
+        own[i] = a
+        paid_own += a
+        owed[i] = n - a
+        total += n - a
+    lestrades = pool.lestrades if pool.lestrades < total else total
+    crosses = total - lestrades
+    direct = placed + paid_regular + paid_own + lestrades
+    gap = CROSS_REFERENCE * crosses - (pool.size - direct)
     if gap > 0:
         return None, -(-gap // CROSS_REFERENCE)
-    regular_left = sum(pool.regular) - sum(regular)
-    cross_allies = max(0, CROSS_REFERENCE * crosses - regular_left)
-    allies = sum(sherlock) + sum(own) + lestrades + cross_allies
+    cross_allies = CROSS_REFERENCE * crosses - (sum(pool_regular) - paid_regular)
+    allies = placed + paid_own + lestrades + (cross_allies if cross_allies > 0 else 0)
     plan = _Plan(direct + CROSS_REFERENCE * crosses, allies, sherlock, tuple(regular),
-                 tuple(own), owed, lestrades, crosses)
+                 tuple(own), tuple(owed), lestrades, crosses)
     return plan, 0
 
 
 def _best(due: tuple[int, ...], pool: _Pool) -> tuple[_Plan | None, int]:
     """The cheapest plan (fewest cards, then Allies; the first such placement) or None,
     and the fewest extra regular cards that make the due payable."""
+    if not pool.sherlocks:
+        return _shape(due, pool, _NO_SHERLOCK[0])
     best, short = None, None
     for sherlock in _placements(due, pool.sherlocks):
         plan, extra = _shape(due, pool, sherlock)
@@ -191,74 +241,178 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
     Allies in ``ALLY_SPEND_ORDER``. ``taken`` counts the copies already spent and is
     updated."""
     wanted = CROSS_REFERENCE * plan.crosses
-    positions: dict[str, list[int]] = {}
+    at: list[list[int]] = [[] for _ in SUITS]  # per suit, the positions of its copies
+    index = _INDEX
     for i, card in enumerate(pool):
-        positions.setdefault(card, []).append(i)
-    picked = []
+        k = index.get(card)
+        if k is not None:
+            at[k].append(i)
+    nxt = [taken.get(suit, 0) for suit in SUITS]  # per suit, its next copy in ``at``
+    left = [len(a) - n for a, n in zip(at, nxt)]
+    picked: list[str] = []
     while len(picked) < wanted:
-        left = [(len(positions.get(s, ())) - taken.get(s, 0), s) for s in SUITS]
-        left = [(n, s) for n, s in left if n > 0]
-        if not left:
+        best, most, first = -1, 0, 0
+        for k, n in enumerate(left):
+            if n > most or (n == most and n and at[k][nxt[k]] < first):
+                best, most, first = k, n, at[k][nxt[k]]
+        if best < 0:
             break
-        top = max(n for n, _ in left)
-        suit = min((s for n, s in left if n == top),
-                   key=lambda s: positions[s][taken.get(s, 0)])
-        taken[suit] = taken.get(suit, 0) + 1
-        picked.append(suit)
+        left[best] -= 1
+        nxt[best] += 1
+        picked.append(SUITS[best])
+    for k, suit in enumerate(SUITS):
+        if nxt[k]:
+            taken[suit] = nxt[k]
     for ally in ALLY_SPEND_ORDER:
-        while len(picked) < wanted and len(positions.get(ally, ())) > taken.get(ally, 0):
+        while len(picked) < wanted and pool.count(ally) > taken.get(ally, 0):
             taken[ally] = taken.get(ally, 0) + 1
             picked.append(ally)
     return picked
+
+
+#: the one-card uses, per suit index: a regular card, its Ally, Sherlock on it
+_DIRECT_USE = tuple(((suit,), suit) for suit in SUITS)
+_ALLY_USE = tuple(((OWN_SUIT_ALLIES[suit],), suit) if suit in OWN_SUIT_ALLIES else None
+                  for suit in SUITS)
+_SHERLOCK_USE = tuple(((SHERLOCK,), suit) for suit in SUITS)
 
 
 def _uses(plan: _Plan, pool: list[str]) -> tuple[list[tuple[tuple[str, ...], str]], dict]:
     """The uses of ``plan`` (Sherlock, Lestrade, the direct cards by suit, the
     cross-references) and the count of each card name they spend."""
     uses: list[tuple[tuple[str, ...], str]] = []
-    for i, suit in enumerate(SUITS):
-        uses += [((SHERLOCK,), suit)] * plan.sherlock[i]
-    owed = [suit for i, suit in enumerate(SUITS) for _ in range(plan.owed[i])]
-    uses += [((LESTRADE,), suit) for suit in owed[:plan.lestrades]]
-    for i, suit in enumerate(SUITS):
-        uses += [((suit,), suit)] * plan.regular[i]
-        if plan.own_ally[i]:
-            uses += [((OWN_SUIT_ALLIES[suit],), suit)] * plan.own_ally[i]
     taken: dict[str, int] = {}
-    for (cards, _suit_paid) in uses:
-        for card in cards:
-            taken[card] = taken.get(card, 0) + 1
-    cross = _cross_cards(plan, pool, taken)
-    for k, suit in enumerate(owed[plan.lestrades:]):
-        group = cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)]
-        uses.append((tuple(sorted(group, key=pool.index)), suit))
+    placed = plan.sherlock
+    if placed is not _NO_SHERLOCK[0] and any(placed):
+        for i, suit in enumerate(SUITS):
+            if placed[i]:
+                uses += [_SHERLOCK_USE[i]] * placed[i]
+        taken[SHERLOCK] = sum(placed)
+    owed = [suit for i, suit in enumerate(SUITS) for _ in range(plan.owed[i])] \
+        if plan.lestrades or plan.crosses else ()
+    if plan.lestrades:
+        uses += [((LESTRADE,), suit) for suit in owed[:plan.lestrades]]
+        taken[LESTRADE] = plan.lestrades
+    regular, own = plan.regular, plan.own_ally
+    for i, use in enumerate(_DIRECT_USE):
+        n = regular[i]
+        if n:
+            uses += [use] * n
+            taken[use[1]] = n
+        n = own[i]
+        if n:
+            ally_use = _ALLY_USE[i]
+            uses += [ally_use] * n
+            taken[ally_use[0][0]] = n
+    if plan.crosses:
+        cross = _cross_cards(plan, pool, taken)
+        for k, suit in enumerate(owed[plan.lestrades:]):
+            group = cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)]
+            uses.append((tuple(sorted(group, key=pool.index)), suit))
     return uses, taken
 
 
 def _split(pool: list[str], taken: dict[str, int]) -> tuple[list[str], list[str]]:
     """``(spent, kept)``: the earliest ``taken[name]`` copies of each name and the rest,
     both in pool order."""
-    spent, kept, seen = [], [], {}
+    if not taken:
+        return [], list(pool)
+    spent, kept = [], []
+    left = dict(taken)
     for card in pool:
-        seen[card] = seen.get(card, 0) + 1
-        (spent if seen[card] <= taken.get(card, 0) else kept).append(card)
+        n = left.get(card)
+        if n:
+            left[card] = n - 1
+            spent.append(card)
+        else:
+            kept.append(card)
     return spent, kept
 
 
 def discounted_due(cost: dict[str, int], discounts: list[str]) -> dict[str, int]:
     """What is still owed of ``cost`` (suit -> count) once each solved card's discount
-    suit in ``discounts`` lowers its suit by 1, not below 0; suits at 0 left out, the
-    rest in ``SUITS`` order. ValueError for a name that is not a suit."""
-    due = list(_due_vector(cost))
+    suit in ``discounts`` lowers its suit by 1, not below 0 (``discounted``); suits at 0
+    left out, the rest in ``SUITS`` order. ValueError for a name that is not a suit."""
+    vec = due_vector(cost)
+    counts = [0] * len(SUITS)
     for suit in discounts:
-        i = _suit(suit, "discounts")
-        due[i] = max(0, due[i] - 1)
-    return {s: n for s, n in zip(SUITS, due) if n}
+        counts[_suit(suit, "discounts")] += 1
+    return due_dict(discounted(vec, counts))
 
 
-def _solve(due: dict[str, int], pool: list[str]) -> tuple[Payment | None, int]:
-    """``(pay(due, pool), short_by(due, pool))`` from one search."""
-    plan, short = _best(_due_vector(due), _count(pool))
+#: per card name, its slot in ``pool_counts``: its suit (a regular card or Watson, Mycroft,
+#: Irene), then Lestrade, Sherlock
+_SLOT = {**_INDEX, **{a: _INDEX[ALLY_SUIT[a]] for a in OWN_SUIT_ALLIES.values()},
+         LESTRADE: len(SUITS), SHERLOCK: len(SUITS) + 1}
+
+
+def pool_counts(pool: list[str]) -> tuple[int, ...]:
+    """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
+    pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the
+    Lestrades, the Sherlocks and the pool's size; ValueError as ``pay``."""
+    counts = [0] * (len(SUITS) + 2)
+    slot = _SLOT
+    try:
+        for card in pool:
+            counts[slot[card]] += 1
+    except (KeyError, TypeError):
+        _count(pool)  # raises the ValueError naming the card
+        raise  # pragma: no cover
+    counts.append(len(pool))
+    return tuple(counts)
+
+
+def affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """Exactly ``pay(due_dict(due), pool) is not None`` for ``counts = pool_counts(pool)``
+    (``due`` a due vector), without building a payment (``affordable_dues``)."""
+    return affordable_dues((due,), counts)[0]
+
+
+def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
+    """``affordable(due, counts)`` for each due vector of ``dues``, in one pass.
+
+    With ``k`` Sherlocks placed (every placement tried, as ``pay``; none without a
+    Sherlock), a suit owing ``n`` (its due less 2 per Sherlock on it) is paid directly
+    up to its direct cards; what is left, ``owed`` in all, is paid by the Lestrades and
+    then 3 cards per unit of the rest. The cards left for the cross-references are the
+    pool less the ``k`` Sherlocks, the ``units - owed`` direct cards and the
+    ``min(lestrades, owed)`` Lestrades (``units``: the sum of the ``n``), so the due is
+    payable iff ``owed <= lestrades`` or ``size - k - units + owed - lestrades >= 3 *
+    (owed - lestrades)``; the second follows from the first, so both are
+    ``2 * owed <= size - k - units + 2 * lestrades``."""
+    if counts[6]:
+        return [_placed_affordable(due, counts) for due in dues]
+    c0, c1, c2, c3, c4, lestrades, _, size = counts  # the five suits, unrolled
+    room = size + 2 * lestrades
+    out = []
+    for d0, d1, d2, d3, d4 in dues:
+        owed = ((d0 - c0 if d0 > c0 else 0) + (d1 - c1 if d1 > c1 else 0)
+                + (d2 - c2 if d2 > c2 else 0) + (d3 - c3 if d3 > c3 else 0)
+                + (d4 - c4 if d4 > c4 else 0))
+        out.append(2 * owed <= room - d0 - d1 - d2 - d3 - d4)
+    return out
+
+
+def _placed_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """``affordable`` with Sherlocks in the pool: every placement tried."""
+    room = counts[7] + 2 * counts[5]
+    for placed in _placements(due, counts[6]):
+        owed = units = 0
+        for d, k, y in zip(due, counts, placed):
+            n = d - SHERLOCK_PAYS * y
+            units += y  # the Sherlock itself, counted with the cards spent
+            if n > 0:
+                units += n
+                if n > k:
+                    owed += n - k
+        if 2 * owed <= room - units:
+            return True
+    return False
+
+
+def _solve(due: tuple[int, ...], pool: list[str]) -> tuple[Payment | None, int]:
+    """``(pay_vector(due, pool), short_by(due_dict(due), pool))`` from one search."""
+    plan, short = _best(due, _count(pool))
     if plan is None:
         return None, short
     uses, taken = _uses(plan, pool)
@@ -270,13 +424,19 @@ def pay(due: dict[str, int], pool: list[str]) -> Payment | None:
     """The cheapest payment of ``due`` (suit -> count still owed) from ``pool`` (card
     names, duplicates allowed): the fewest cards spent, then the fewest Allies, further
     ties fixed as the module says. None when the pool cannot pay it."""
+    return _solve(due_vector(due), pool)[0]
+
+
+def pay_vector(due: tuple[int, ...], pool: list[str]) -> Payment | None:
+    """``pay`` of a due vector (``due_vector``; ``SUITS`` order), as the rules engine
+    keeps its dues."""
     return _solve(due, pool)[0]
 
 
 def short_by(due: dict[str, int], pool: list[str]) -> int:
     """The fewest extra regular clue cards (each of any suit) that, added to ``pool``,
     make ``due`` affordable; 0 when it is already."""
-    return _best(_due_vector(due), _count(pool))[1]
+    return _best(due_vector(due), _count(pool))[1]
 
 
 def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
@@ -284,10 +444,10 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
     ``case``, ``due`` (suits at 0 left out, ``SUITS`` order), ``affordable``,
     ``cards_spent``, ``payment`` (``cards``, ``as`` per use), ``pool_after``, ``short_by``.
     Not affordable: ``payment`` empty, ``cards_spent`` 0, ``pool_after`` the pool."""
-    result, short = _solve(due, pool)
+    result, short = _solve(due_vector(due), pool)
     return {
         "case": case_id,
-        "due": {s: n for s, n in zip(SUITS, _due_vector(due)) if n},
+        "due": {s: n for s, n in zip(SUITS, due_vector(due)) if n},
         "affordable": result is not None,
         "cards_spent": result.cards_spent if result else 0,
         "payment": [{"cards": list(cards), "as": suit} for cards, suit in result.uses]
@@ -295,6 +455,23 @@ def payment_json(case_id: str, due: dict[str, int], pool: list[str]) -> dict:
         "pool_after": result.pool_after if result else list(pool),
         "short_by": short,
     }
+
+
+def use_pays(cards: tuple[str, ...], suit: str) -> int:
+    """How many units of ``suit`` one use of a payment pays (the rules above: a regular
+    card 1 of its suit, Sherlock 2 of any one suit, Lestrade 1 of any, Watson, Mycroft
+    and Irene 1 of their own suit, any 3 cards 1 of any); 0 for a use that is no use (a
+    card paying another suit, 2 cards)."""
+    if len(cards) == CROSS_REFERENCE:
+        return 1
+    if len(cards) != 1:
+        return 0
+    card = cards[0]
+    if card == SHERLOCK:
+        return SHERLOCK_PAYS
+    if card == LESTRADE:
+        return 1
+    return 1 if ALLY_SUIT.get(card, card) == suit else 0
 
 
 def use_words(cards, suit: str) -> str:

@@ -68,11 +68,17 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import; a listed Solve finds its payment when it
-is first read (affordability is ``payment.short_by``, after a quick bound); payments are
-remembered by (due, pool), dues by (case, discounts); whether a player has a claimable
-milestone is asked only when its solved or claimed cards changed; the deck is a list (top
-last); the state's chance is one integer, so ``clone`` copies lists only.
+and ``Discard`` object is made once at import, and the Takes of each suit's board are
+remembered (``patterns.suit_placements``; a step changes one or two suits' boards); a
+start step tests every target at once with ``payment.affordable_dues`` on the pool's
+counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
+read or played; payments are remembered by (due, pool), dues by (card set, discounts),
+each player's targets and dues until the display, its reserved card or its discounts
+change; a turn's end asks ``milestones.met`` (which milestones, not which cards), and only
+when the player's solved or claimed cards changed; the deck is a list (top last); the
+state's chance is one integer, so ``clone`` copies lists only. Every cache is emptied
+when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
+``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
 """
 
@@ -81,23 +87,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations, product
+from itertools import combinations, product, repeat
+from operator import is_
 from typing import Any, Union
 
 from deduce.core.errors import InputError
 from deduce.models.deductions import milestones
 from deduce.models.deductions.cards import (
-    ALLY_SUIT,
     CASES,
     CATEGORIES,
     CLUES,
     IRENE,
-    LESTRADE,
     MILESTONE_BONUS,
     MILESTONE_SIZE,
     MILESTONES,
     MYCROFT,
-    SHERLOCK,
     SHIPPED,
     SOLUTION,
     SUITS,
@@ -111,14 +115,16 @@ from deduce.models.deductions.cards import (
     shipped_cards,
 )
 from deduce.models.deductions.milestones import COMPLETION
-from deduce.models.deductions.patterns import placements
+from deduce.models.deductions.patterns import SUIT_CACHE, boards, suit_placements
 from deduce.models.deductions.payment import (
-    CROSS_REFERENCE,
-    SHERLOCK_PAYS,
     Payment,
-    discounted_due,
-    pay,
-    short_by,
+    affordable_dues,
+    discounted,
+    due_dict,
+    due_vector,
+    pay_vector,
+    pool_counts,
+    use_pays,
 )
 from deduce.models.deductions.position import (
     DISPLAY,
@@ -204,12 +210,11 @@ class Solve:
         return uses
 
 
-def _listed_solve(case: str, due: dict[str, int], pool: list[str]) -> Solve:
-    """``Solve(case, the cheapest payment of due from pool)``, the payment found when
-    first read (``legal_actions`` lists many Solves, a player plays one)."""
+def _listed_solve(case: str, due: tuple[int, ...], pool: list[str]) -> Solve:
+    """``Solve(case, the cheapest payment of the due vector due from pool)``, the payment
+    found when first read (``legal_actions`` lists many Solves, a player plays one)."""
     solve = object.__new__(Solve)
-    object.__setattr__(solve, "case", case)
-    object.__setattr__(solve, "_pending", (due, pool))
+    solve.__dict__.update(case=case, _pending=(due, pool))
     return solve
 
 
@@ -379,10 +384,32 @@ def _uses(value: Any, where: str) -> tuple[Use, ...]:
 
 # ---------------------------------------------------------------------------------- tables
 CELLS = tuple((r, c) for r in range(SIZE) for c in range(SIZE))
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
+#: per suit board (``board << 3 | suit``): the Takes of its exact and of its propped
+#: placements; cleared when it holds ``patterns.SUIT_CACHE``
+_SUIT_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
+
+
+def _suit_takes(s: int, board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The Takes of ``patterns.suit_placements(s, board)``: the distinct cells of its
+    exact placements, then the distinct (cell, prop) of its propped ones, in order (a
+    cell holds one suit, so no two suits share a Take); remembered."""
+    exact: dict[Take, None] = {}
+    propped: dict[Take, None] = {}
+    for placement in suit_placements(s, board):
+        group = exact if placement.prop is None else propped
+        for cell in placement.take:
+            group[_TAKES[(cell, placement.prop)]] = None
+    if len(_SUIT_TAKES) >= SUIT_CACHE:
+        _SUIT_TAKES.clear()
+    found = _SUIT_TAKES[board << 3 | s] = (tuple(exact), tuple(propped))
+    return found
+
+
 #: the cells of each row and column, in order (refilled in that order)
 _LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
           **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
@@ -394,71 +421,71 @@ FREE_STEPS = ("start", "investigate", "discard")
 #: the most Claim choices ``legal_actions`` lists at a claim step
 CLAIM_CHOICES = 64
 DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
-#: payments already computed, by (due, pool); cleared when it holds this many (so is
-#: each card set's table of dues)
+#: payments already computed, by (due vector, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
-#: per card set (by id, the set kept alive): dues by (case id, sorted discounts)
-_DUES: dict[int, tuple[CardSet, dict]] = {}
+#: per card set (by id, the set kept alive): each case's cost as a due vector, and the
+#: table of dues by discounts (``_CostTable``); cleared when it holds this many card sets
+COST_TABLES = 64
+_COSTS: dict[int, "_CostTable"] = {}
 
 
-def _pay(due: dict[str, int], pool: list[str]) -> Payment | None:
-    """``payment.pay(due, pool)``, remembered (shared by every state: clones repeat it)."""
-    key = (tuple(due.items()), tuple(pool))
+class _CostTable:
+    """One card set's costs as due vectors (``cost``), and per discounts vector (solved
+    cards per suit) the dues of the cases asked so far (``dues``: discounts -> case ->
+    due vector; shared by every state of the set, cleared at ``PAY_CACHE`` entries)."""
+
+    __slots__ = ("cards", "cost", "dues")
+
+    def __init__(self, cards: CardSet):
+        self.cards = cards
+        self.cost = {c.id: due_vector(c.cost_dict()) for c in cards.by_id.values()}
+        self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
+
+    def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+        """The table of dues of ``discounts`` (its discounts kept under the key None)."""
+        found = self.dues.get(discounts)
+        if found is None:
+            if len(self.dues) >= PAY_CACHE:
+                self.dues.clear()
+            found = self.dues[discounts] = {None: discounts}
+        return found
+
+
+def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
+    """``payment.pay`` of the due vector ``due`` from ``pool``, remembered (shared by
+    every state: clones repeat it)."""
+    key = (due, tuple(pool))
     found = _PAY.get(key, _PAY)
     if found is _PAY:
         if len(_PAY) >= PAY_CACHE:
             _PAY.clear()
-        found = _PAY[key] = pay(due, pool)
+        found = _PAY[key] = pay_vector(due, pool)
     return found
 
 
-def _affords(due: dict[str, int], pool: list[str]) -> bool:
-    """Whether ``pool`` can pay ``due`` (``payment.short_by`` is 0; a remembered
-    payment answers at once)."""
-    found = _PAY.get((tuple(due.items()), tuple(pool)), _PAY)
-    if found is not _PAY:
-        return found is not None
-    return short_by(due, pool) == 0
+def _costs(cards: CardSet) -> _CostTable:
+    """The ``_CostTable`` of ``cards`` (made once per card set)."""
+    found = _COSTS.get(id(cards))
+    if found is None or found.cards is not cards:
+        if len(_COSTS) >= COST_TABLES:
+            _COSTS.clear()
+        found = _COSTS[id(cards)] = _CostTable(cards)
+    return found
 
 
-def _pool_counts(pool: list[str]) -> tuple[dict[str, int], int, int]:
-    """Per suit the cards that pay it directly (regular cards and Watson, Mycroft, Irene),
-    the Lestrades and the Sherlocks of ``pool``."""
-    direct: dict[str, int] = {}
-    lestrades = sherlocks = 0
-    for card in pool:
-        if card == SHERLOCK:
-            sherlocks += 1
-        elif card == LESTRADE:
-            lestrades += 1
-        else:
-            suit = ALLY_SUIT.get(card, card)
-            direct[suit] = direct.get(suit, 0) + 1
-    return direct, lestrades, sherlocks
+_EMPTY_ROW = [None] * SIZE
 
 
-def use_pays(cards: tuple[str, ...], suit: str) -> int:
-    """How many units of ``suit`` one use of a payment pays (``payment``'s rules: a
-    regular card 1 of its suit, Sherlock 2 of any one suit, Lestrade 1 of any, Watson,
-    Mycroft and Irene 1 of their own suit, any 3 cards 1 of any); 0 for a use that is
-    no use (a card paying another suit, 2 cards)."""
-    if len(cards) == CROSS_REFERENCE:
-        return 1
-    if len(cards) != 1:
-        return 0
-    card = cards[0]
-    if card == SHERLOCK:
-        return SHERLOCK_PAYS
-    if card == LESTRADE:
-        return 1
-    return 1 if ALLY_SUIT.get(card, card) == suit else 0
+def _grid_empty(grid: list[list[str | None]]) -> bool:
+    """Whether no cell of ``grid`` holds a card."""
+    return all(row == _EMPTY_ROW for row in grid)
 
 
 def _candidates(milestone: str, cards: list[SolvedCard]):
-    """Sets of 5 of ``cards`` worth asking ``milestones.satisfies`` about: for Case
-    Completion, 5 cards of one case; for Diversity, one card per category, the earliest
-    of each case in it."""
+    """Sets of 5 of ``cards`` that meet ``milestone`` (``milestones.satisfies``) by
+    construction: for Case Completion, 5 cards of one case; for Diversity, one card per
+    category, the earliest of each case in it."""
     if milestone == COMPLETION:
         for case in CASES:
             yield from combinations([s for s in cards if s.card.case == case], MILESTONE_SIZE)
@@ -550,6 +577,7 @@ class State:
                  cards_field: str | None = SHIPPED):
         n = len(players)
         self.cards = cards
+        self._costs = _costs(cards)
         self.players = players
         self.n = n
         self.cards_field = cards_field
@@ -572,10 +600,13 @@ class State:
         self.used: frozenset[str] = frozenset()
         #: per player: dues by case id (and its sorted discounts under None), until its
         #: discounts change
-        self._dues: list[dict] = [{} for _ in range(n)]
+        #: per player: the dues by case of its discounts (``_CostTable.dues_for``; None
+        #: until asked after its discounts changed)
+        self._dues: list[dict | None] = [None] * n
+        #: per player: its targets and their dues (``_targets_dues``; None when stale)
+        self._asked: list[tuple | None] = [None] * n
         self._legal: list | None = None
         self._affordable: dict[str, dict[str, int]] = {}
-        self._take_keys: set = set()
         self._claimable: dict[str, list[str]] | None = None
         #: per player, the (solved, claimed) counts known to leave nothing claimable
         self._quiet: list[tuple[int, int] | None] = [None] * n
@@ -616,6 +647,8 @@ class State:
 
     def last_outcome(self) -> Outcome:
         """The chance results of the last applied action (empty before any)."""
+        if self._last is None:
+            self._last = Outcome(tuple(self._draws), self._pick, tuple(self._reveals))
         return self._last
 
     def _seat(self, player: Any) -> int:
@@ -639,6 +672,7 @@ class State:
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
         c._dues = self._dues[:]
+        c._asked = self._asked[:]
         return c
 
     # ------------------------------------------------------------------ observations
@@ -716,51 +750,50 @@ class State:
             out.append(self.reserved[p])
         return out
 
-    def _due(self, p: int, case: str) -> dict[str, int]:
-        """What ``case`` costs ``p`` after its discounts (``payment.discounted_due``;
-        remembered per player until its discounts change)."""
-        dues = self._dues[p]
+    def _due(self, p: int, case: str) -> tuple[int, ...]:
+        """What ``case`` costs ``p`` after its discounts, as a due vector
+        (``payment.discounted``; remembered per discounts vector for the card set)."""
+        dues = self._dues[p] or self._player_dues(p)
         due = dues.get(case)
         if due is None:
-            discounts = dues.get(None)  # the player's discounts, sorted, kept with its dues
-            if discounts is None:
-                discounts = dues[None] = tuple(sorted(s.discount for s in self.solved[p]))
-            cache = _DUES.setdefault(id(self.cards), (self.cards, {}))[1]
-            if len(cache) >= PAY_CACHE:
-                cache.clear()
-            due = cache.get((case, discounts))
-            if due is None:
-                due = cache[(case, discounts)] = discounted_due(
-                    self.cards.by_id[case].cost_dict(), list(discounts))
-            dues[case] = due
+            due = dues[case] = discounted(self._costs.cost[case], dues[None])
         return due
 
+    def _player_dues(self, p: int) -> dict:
+        """``p``'s table of dues (``_CostTable.dues_for`` its discounts per suit)."""
+        counts = [0] * len(SUITS)
+        for s in self.solved[p]:
+            counts[_SUIT_INDEX[s.discount]] += 1
+        dues = self._dues[p] = self._costs.dues_for(tuple(counts))
+        return dues
+
     def _solves(self) -> list[Solve]:
+        """One Solve per affordable target (``payment.affordable``), its payment found
+        when first read; ``_affordable`` keeps their due vectors for ``apply``."""
         p = self.to_play
         pool = self.pools[p]
-        direct, lestrades, sherlocks = _pool_counts(pool)
-        size = len(pool)
+        targets, due_list = self._asked[p] or self._targets_dues(p)
+        oks = affordable_dues(due_list, pool_counts(pool))
+        affordable: dict[str, tuple[int, ...]] = {}
+        self._affordable = affordable
+        if True not in oks:
+            return []
         frozen = pool[:]  # the listed Solves' payments are found from this pool
-        affordable: dict[str, dict[str, int]] = {}
         out = []
-        fixed = lestrades + 2 * sherlocks
-        spare = size - lestrades - sherlocks
-        dues = self._dues[p]
-        for case in self._targets(p):
-            due = dues.get(case) or self._due(p, case)
-            # a quick bound first: each direct card pays 1 of its suit up to what the suit
-            # owes, Lestrade 1, Sherlock 2, 3 of the other cards 1 (it ignores which suit
-            # Sherlock pays); ``payment.short_by`` decides
-            used = total = 0
-            for suit, n in due.items():
-                d = direct.get(suit, 0)
-                used += n if n < d else d
-                total += n
-            if used + fixed + (spare - used) // 3 >= total and _affords(due, pool):
+        for case, due, ok in zip(targets, due_list, oks):
+            if ok:
                 affordable[case] = due
                 out.append(_listed_solve(case, due, frozen))
-        self._affordable = affordable
         return out
+
+    def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
+        """``p``'s targets and their due vectors, kept in ``_asked[p]`` until the
+        display, ``p``'s reserved card or ``p``'s discounts change."""
+        dues = self._dues[p] or self._player_dues(p)
+        targets = self._targets(p)
+        found = targets, [dues.get(case) or self._due(p, case) for case in targets]
+        self._asked[p] = found
+        return found
 
     def _free(self) -> list:
         p = self.to_play
@@ -774,16 +807,18 @@ class State:
         return out
 
     def _takes(self) -> list[Take]:
+        """The Takes of the grid's placements (``patterns.placements`` order, each
+        (cell, prop) once; propped ones only with a pool card): per suit, as remembered
+        for its board (``_suit_takes``)."""
         propped_ok = bool(self.pools[self.to_play])
-        keys: dict = {}
-        for placement in placements(self.grid):
-            prop = placement.prop
-            if prop is not None and not propped_ok:
-                continue
-            for cell in placement.take:
-                keys[(cell, prop)] = None
-        self._take_keys = keys
-        return [_TAKES[k] for k in keys]
+        out: list[Take] = []
+        for s, board in enumerate(boards(self.grid)):
+            if board.bit_count() >= 3:
+                found = _SUIT_TAKES.get(board << 3 | s) or _suit_takes(s, board)
+                out += found[0]
+                if propped_ok:
+                    out += found[1]
+        return out
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
@@ -812,8 +847,9 @@ class State:
             for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
                     break
+                # a candidate meets its milestone by construction (``_candidates``)
                 kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
-                if kind in kinds or not milestones.satisfies(m, list(chosen)):
+                if kind in kinds:
                     continue
                 kinds.add(kind)
                 out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
@@ -854,9 +890,14 @@ class State:
             raise InputError("the game is over", field="action")
         if self._legal is None:
             self._legal = self._list_legal()
+        last = self._last, self._draws, self._pick, self._reveals
         self._draws, self._pick, self._reveals = [], None, []
-        do(self, action)
-        self._last = Outcome(tuple(self._draws), self._pick, tuple(self._reveals))
+        try:
+            do(self, action)
+        except InputError:
+            self._last, self._draws, self._pick, self._reveals = last
+            raise
+        self._last = None  # made from _draws, _pick, _reveals when asked
         self._legal = None
 
     def _refuse(self, action: Action, why: str) -> InputError:
@@ -901,6 +942,7 @@ class State:
     def _leave_display(self, case: str) -> None:
         """``case`` leaves the display: a dealt slot takes the pile's top, the pile's next
         card becomes the visible top (a gap when the pile is empty)."""
+        self._asked = [None] * self.n
         for key, row in self.display.items():
             if case in row:
                 j = row.index(case)
@@ -922,12 +964,13 @@ class State:
         if card is not None:
             self.pools[self.to_play].append(card)
         self.step = INVESTIGATE
-        if all(c is None for row in self.grid for c in row):
+        if _grid_empty(self.grid):
             self._end_turn()  # nothing to investigate
 
     def _do_take(self, action: Take) -> None:
         self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
-        if (action.cell, action.prop) not in self._take_keys:
+        take = _TAKES.get((action.cell, action.prop))
+        if take is None or not any(map(is_, self._legal, repeat(take))):
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {action.prop} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
@@ -963,7 +1006,7 @@ class State:
         due = self._affordable.get(action.case)
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
-                                       f"{self._due(p, action.case)})")
+                                       f"{due_dict(self._due(p, action.case))})")
         spent = self._check_payment(action, _pay(due, self.pools[p]))
         for card in spent:
             self._leave_pool(p, card)
@@ -974,21 +1017,28 @@ class State:
                 self.pools[p].append(card)
         if self.reserved[p] == action.case:
             self.reserved[p] = None
+            self._asked = [None] * self.n
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
         self.solved[p].append(SolvedCard(card, card.discount))
         self.scores[p] += card.points
-        self._dues[p] = {}
+        self._dues[p] = None
+        self._asked[p] = None
         self._end_turn()
 
     def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
         """The cards ``action``'s uses spend, once checked: each use a legal one
         (``use_pays``), the cards in the pool, the due covered; no uses: the cheapest
         payment."""
+        pending = action.__dict__.get("_pending")
+        if pending is not None and "uses" not in action.__dict__ \
+                and pending[0] == self._affordable.get(action.case) \
+                and pending[1] == self.pools[self.to_play]:
+            return [card for cards, _ in cheapest.uses for card in cards]  # listed as such
         if not action.uses or action.uses == tuple(cheapest.uses):
             return [card for cards, _ in cheapest.uses for card in cards]
-        due = dict(self._due(self.to_play, action.case))
+        due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
         for i, (cards, suit) in enumerate(action.uses):
             units = use_pays(cards, suit)
@@ -1015,6 +1065,7 @@ class State:
         if action not in self._legal:
             raise self._refuse(action, self._free_why(MYCROFT, "a visible case card"))
         self.reserved[self.to_play] = action.case
+        self._asked = [None] * self.n
         self.used = self.used | {MYCROFT}
         self._leave_display(action.case)
 
@@ -1027,7 +1078,8 @@ class State:
         self.solved[p] = [SolvedCard(s.card, action.suit) if s.card.id == action.case else s
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
-        self._dues[p] = {}
+        self._dues[p] = None
+        self._asked[p] = None
 
     def _free_why(self, ally: str, what: str) -> str:
         p = self.to_play
@@ -1065,7 +1117,7 @@ class State:
         self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
         self.scores[p] += MILESTONE_BONUS
         self._claimable = None
-        if not self._ready(p):
+        if not milestones.met(self.solved[p], self.claimed[p]):
             self._finish_turn()
 
     # -- the end of a turn
@@ -1074,7 +1126,7 @@ class State:
         with nothing claimable, an investigate step with an empty grid."""
         if self.step == CLAIM and not self._ready(self.to_play):
             self._finish_turn()
-        elif self.step == INVESTIGATE and all(c is None for row in self.grid for c in row):
+        elif self.step == INVESTIGATE and _grid_empty(self.grid):
             self._end_turn()
 
     def _end_turn(self) -> None:
@@ -1091,7 +1143,7 @@ class State:
         key = (len(self.solved[p]), len(claimed))  # what claimable depends on
         if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
                 and self._quiet[p] != key):
-            if self._ready(p):
+            if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
                 self.step = CLAIM
                 return
             self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
