@@ -161,8 +161,9 @@ def test_a_prop_needs_a_pool_card():
     state = game(PROPPED, step="investigate")
     takes = [a for a in state.legal_actions() if isinstance(a, Take)]
     assert takes and all(a.prop is None for a in takes)
-    assert "no placement propped at (0, 3) (with a pool card) lets you take the card at " \
-           "(0, 0)" in unchanged_by(state, Take((0, 0), (0, 3)))
+    assert unchanged_by(state, Take((0, 0), (0, 3))) == (
+        "take a1 prop d1 is not legal: no placement propped at d1 (with a pool card) lets you "
+        "take the card at a1 (Ann to play, step 'investigate')")
 
 
 def test_mind_palace_is_forced_only_without_a_pattern():
@@ -417,7 +418,7 @@ def test_the_round_cap_ends_the_game():
 def test_an_illegal_action_says_why_and_changes_nothing():
     state = game(EXACT)
     assert unchanged_by(state, Take((0, 0))) == (
-        "Take(cell=(0, 0), prop=None) is not legal: a take (Obtain Clues, step 2A) is played "
+        "take a1 is not legal: a take (Obtain Clues, step 2A) is played "
         "at step 'investigate' (Ann to play, step 'start')")
     assert "not a Deductions action" in unchanged_by(state, "draw")
 

@@ -92,6 +92,7 @@ from operator import is_
 from typing import Any, Union
 
 from deduce.core.errors import InputError
+from deduce.core.records import json_kind
 from deduce.models.deductions import milestones
 from deduce.models.deductions.cards import (
     CASES,
@@ -109,7 +110,6 @@ from deduce.models.deductions.cards import (
     CardSet,
     SolvedCard,
     clue_deck,
-    json_kind,
     resolve_clue,
     resolve_suit,
     shipped_cards,
@@ -138,7 +138,9 @@ from deduce.models.deductions.position import (
     WIN_POINTS,
     Position,
     Turn,
+    cell_name,
     check_players,
+    line_name,
 )
 
 START, INVESTIGATE, DISCARD, CLAIM, OVER = "start", "investigate", "discard", "claim", "over"
@@ -262,6 +264,25 @@ class Claim:
 
 
 Action = Union[Draw, Take, MindPalace, Solve, Reserve, Rotate, Discard, Claim]
+
+
+def action_words(action: Action) -> str:
+    """An action as a person types it at the table (cells ``b3``, lines ``row 2``).
+
+    >>> action_words(Take((2, 1), (2, 0))), action_words(MindPalace(("column", 3)))
+    ('take b3 prop a3', 'Mind Palace on column d')
+    """
+    if isinstance(action, Take):
+        prop = "" if action.prop is None else f" prop {cell_name(action.prop)}"
+        return f"take {cell_name(action.cell)}{prop}"
+    if isinstance(action, MindPalace):
+        return f"Mind Palace on {line_name(action.line)}"
+    if isinstance(action, Rotate):
+        return f"rotate {action.case} to {action.suit}"
+    if isinstance(action, Claim):
+        return f"claim {action.milestone} with {', '.join(action.cards)}"
+    detail = getattr(action, "case", None) or getattr(action, "card", None)
+    return type(action).__name__.lower() + ("" if detail is None else f" {detail}")
 ACTION_NAMES = ("draw", "take", "mind_palace", "solve", "reserve", "rotate", "discard",
                 "claim")
 
@@ -901,7 +922,7 @@ class State:
         self._legal = None
 
     def _refuse(self, action: Action, why: str) -> InputError:
-        return InputError(f"{action!r} is not legal: {why} ({self.players[self.to_play]} "
+        return InputError(f"{action_words(action)} is not legal: {why} ({self.players[self.to_play]} "
                           f"to play, step {self.step!r})", field="action")
 
     def _need_step(self, action: Action, steps: tuple[str, ...], what: str) -> None:
@@ -972,8 +993,9 @@ class State:
         take = _TAKES.get((action.cell, action.prop))
         if take is None or not any(map(is_, self._legal, repeat(take))):
             how = "exact placement" if action.prop is None else \
-                f"placement propped at {action.prop} (with a pool card)"
-            raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
+                f"placement propped at {cell_name(action.prop)} (with a pool card)"
+            raise self._refuse(action, f"no {how} lets you take the card at "
+                                       f"{cell_name(action.cell)}")
         r, c = action.cell
         self.pools[self.to_play].append(self.grid[r][c])
         self.grid[r][c] = None
