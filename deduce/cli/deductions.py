@@ -36,6 +36,10 @@ def deductions() -> None:
       deduce deductions pay sample --all            every case within my reach, ranked
       deduce deductions milestones sample ben       what Ben's milestones still lack
       deduce deductions odds position.json --json   the deck and each Mind Palace line
+      deduce deductions advise sample               what to do now, by my chance to win
+      deduce deductions table game.json --seed 7 --players Ann,Ben,Cat --me Ann
+                                                    a dealt game, entered live
+      deduce deductions selfplay --bots search,greedy,greedy --games 200 --workers 2
     """
 
 
