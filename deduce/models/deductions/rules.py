@@ -68,8 +68,9 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import, and the Takes of each suit's board are
-remembered (``patterns.suit_placements``; a step changes one or two suits' boards); a
+and ``Discard`` object is made once at import; the grid's suit boards are kept cell by
+cell, and the Takes of each board are remembered by the board alone
+(``patterns.take_cells``: they do not depend on the suit); a
 start step tests every target at once with ``payment.affordable_dues`` on the pool's
 counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
 read or played; payments are remembered by (due, pool), dues by (card set, discounts),
@@ -115,7 +116,7 @@ from deduce.models.deductions.cards import (
     shipped_cards,
 )
 from deduce.models.deductions.milestones import COMPLETION
-from deduce.models.deductions.patterns import SUIT_CACHE, boards, suit_placements
+from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
 from deduce.models.deductions.payment import (
     Payment,
     affordable_dues,
@@ -389,24 +390,20 @@ DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
-#: per suit board (``board << 3 | suit``): the Takes of its exact and of its propped
-#: placements; cleared when it holds ``patterns.SUIT_CACHE``
-_SUIT_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
+#: per board (the cells of one suit): the Takes of its exact and of its propped
+#: placements (``patterns.take_cells``; the same for every suit); cleared when it holds
+#: ``patterns.SUIT_CACHE``
+_BOARD_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
-def _suit_takes(s: int, board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
-    """The Takes of ``patterns.suit_placements(s, board)``: the distinct cells of its
-    exact placements, then the distinct (cell, prop) of its propped ones, in order (a
-    cell holds one suit, so no two suits share a Take); remembered."""
-    exact: dict[Take, None] = {}
-    propped: dict[Take, None] = {}
-    for placement in suit_placements(s, board):
-        group = exact if placement.prop is None else propped
-        for cell in placement.take:
-            group[_TAKES[(cell, placement.prop)]] = None
-    if len(_SUIT_TAKES) >= SUIT_CACHE:
-        _SUIT_TAKES.clear()
-    found = _SUIT_TAKES[board << 3 | s] = (tuple(exact), tuple(propped))
+def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The Takes of ``patterns.take_cells(board)`` (a cell holds one suit, so no two
+    suits share a Take); remembered."""
+    cells, pairs = take_cells(board)
+    if len(_BOARD_TAKES) >= SUIT_CACHE:
+        _BOARD_TAKES.clear()
+    found = _BOARD_TAKES[board] = (tuple(_TAKES[(cell, None)] for cell in cells),
+                                   tuple(_TAKES[pair] for pair in pairs))
     return found
 
 
@@ -606,6 +603,8 @@ class State:
         #: per player: its targets and their dues (``_targets_dues``; None when stale)
         self._asked: list[tuple | None] = [None] * n
         self._legal: list | None = None
+        #: the grid's suit boards (``_grid_boards``; None: not known yet)
+        self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
         #: per player, the (solved, claimed) counts known to leave nothing claimable
@@ -812,13 +811,32 @@ class State:
         for its board (``_suit_takes``)."""
         propped_ok = bool(self.pools[self.to_play])
         out: list[Take] = []
-        for s, board in enumerate(boards(self.grid)):
-            if board.bit_count() >= 3:
-                found = _SUIT_TAKES.get(board << 3 | s) or _suit_takes(s, board)
-                out += found[0]
-                if propped_ok:
-                    out += found[1]
+        known = _BOARD_TAKES
+        for board in self._boards or self._grid_boards():
+            found = known.get(board) or _board_takes(board)
+            out += found[0]
+            if propped_ok:
+                out += found[1]
         return out
+
+    def _grid_boards(self) -> tuple[int, ...]:
+        """The grid's suit boards (``patterns.boards``), kept in ``_boards`` and updated
+        cell by cell (``_set_cell``)."""
+        self._boards = tuple(boards(self.grid))
+        return self._boards
+
+    def _set_cell(self, r: int, c: int, card: str | None) -> None:
+        """Cell ``(r, c)`` of the grid now holds ``card`` (its boards updated)."""
+        row = self.grid[r]
+        old, row[c] = row[c], card
+        if self._boards is not None:
+            b = list(self._boards)
+            bit = 1 << (SIZE * r + c)
+            if old is not None:
+                b[CELL_SUIT[old]] &= ~bit
+            if card is not None:
+                b[CELL_SUIT[card]] |= bit
+            self._boards = tuple(b)
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
@@ -976,8 +994,8 @@ class State:
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
         r, c = action.cell
         self.pools[self.to_play].append(self.grid[r][c])
-        self.grid[r][c] = None
-        self.grid[r][c] = self._deal()
+        self._set_cell(r, c, None)
+        self._set_cell(r, c, self._deal())
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
@@ -992,9 +1010,9 @@ class State:
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
         for r, c in cells:
-            grid[r][c] = None
+            self._set_cell(r, c, None)
         for r, c in cells:
-            grid[r][c] = self._deal()
+            self._set_cell(r, c, self._deal())
         self._end_turn()
 
     def _do_solve(self, action: Solve) -> None:
@@ -1213,6 +1231,7 @@ def from_position(position: Position, rng: random.Random) -> State:
     players = position.players
     state = State(position.cards, players, rng.getrandbits(64), position.cards_field)
     state.grid = [list(row) for row in position.grid]
+    state._boards = None
     deck = list(position.deck_counts().elements())
     rng.shuffle(deck)
     state.deck = deck
