@@ -68,7 +68,7 @@ ALLY_SPEND_ORDER = (WATSON, MYCROFT, IRENE, LESTRADE, SHERLOCK)
 OWN_SUIT_ALLIES = {ALLY_SUIT[a]: a for a in (WATSON, MYCROFT, IRENE)}
 
 _INDEX = {s: i for i, s in enumerate(SUITS)}
-assert len(SUITS) == 5  # affordable_dues is unrolled for the five suits
+assert len(SUITS) == 5  # affordable_dues and discounted are unrolled for the five suits
 
 
 @dataclass
@@ -124,7 +124,10 @@ def due_dict(due: tuple[int, ...]) -> dict[str, int]:
 def discounted(cost: tuple[int, ...], discounts: tuple[int, ...]) -> tuple[int, ...]:
     """The due vector of ``cost`` (a due vector) once ``discounts[i]`` solved cards
     discount suit i: each lowers its suit by 1, not below 0."""
-    return tuple(c - k if c > k else 0 for c, k in zip(cost, discounts))
+    c0, c1, c2, c3, c4 = cost  # the five suits, unrolled
+    k0, k1, k2, k3, k4 = discounts
+    return (c0 - k0 if c0 > k0 else 0, c1 - k1 if c1 > k1 else 0, c2 - k2 if c2 > k2 else 0,
+            c3 - k3 if c3 > k3 else 0, c4 - k4 if c4 > k4 else 0)
 
 
 class _Pool(NamedTuple):
@@ -160,22 +163,32 @@ def _count(pool: list[str]) -> _Pool:
 
 #: the one placement of no Sherlock
 _NO_SHERLOCK = ((0,) * len(SUITS),)
+#: the Sherlock placements already listed, by (owing suits, Sherlocks); emptied when full
+PLACED_CACHE = 1 << 12
+_PLACED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
 def _placements(due: tuple[int, ...], sherlocks: int):
     """Every placement of the Sherlocks (each on an owing suit, or kept) as per-suit
-    counts, keeping more of them first, then earlier suits first."""
+    counts, keeping more of them first, then earlier suits first (remembered by the
+    owing suits and the count)."""
     if not sherlocks:
         return _NO_SHERLOCK
-    owing = [i for i, d in enumerate(due) if d > 0]
-    out = []
-    for choice in combinations_with_replacement([None, *owing], sherlocks):
-        counts = [0] * len(SUITS)
-        for i in choice:
-            if i is not None:
-                counts[i] += 1
-        out.append(tuple(counts))
-    return out
+    owing = tuple(i for i, d in enumerate(due) if d > 0)
+    key = (owing, sherlocks)
+    found = _PLACED.get(key)
+    if found is None:
+        out = []
+        for choice in combinations_with_replacement([None, *owing], sherlocks):
+            counts = [0] * len(SUITS)
+            for i in choice:
+                if i is not None:
+                    counts[i] += 1
+            out.append(tuple(counts))
+        if len(_PLACED) >= PLACED_CACHE:
+            _PLACED.clear()
+        found = _PLACED[key] = tuple(out)
+    return found
 
 
 def _shape(due: tuple[int, ...], pool: _Pool, sherlock: tuple[int, ...]):

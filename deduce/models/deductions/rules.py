@@ -407,6 +407,20 @@ def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
     return found
 
 
+#: Reserve actions by case id, and the Rotates of a solved card by (case id, its
+#: discount), as listed (the same action objects each time); cleared at ``SUIT_CACHE``
+_RESERVES: dict[str, Reserve] = {}
+_ROTATES: dict[tuple[str, str], tuple[Rotate, ...]] = {}
+
+
+def _made(memo: dict, key: Any, value: Any) -> Any:
+    """``value`` remembered in ``memo`` under ``key`` (``memo`` emptied when full)."""
+    if len(memo) >= SUIT_CACHE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 #: the cells of each row and column, in order (refilled in that order)
 _LINES = {**{("row", i): tuple((i, c) for c in range(SIZE)) for i in range(SIZE)},
           **{("column", i): tuple((r, i) for r in range(SIZE)) for i in range(SIZE)}}
@@ -603,6 +617,8 @@ class State:
         #: per player: its targets and their dues (``_targets_dues``; None when stale)
         self._asked: list[tuple | None] = [None] * n
         self._legal: list | None = None
+        #: the display's case ids (``_targets``; None: not known since it changed)
+        self._shown: list[str] | None = None
         #: the grid's suit boards (``_grid_boards``; None: not known yet)
         self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
@@ -743,11 +759,14 @@ class State:
 
     def _targets(self, p: int) -> list[str]:
         """The case ids ``p`` may solve: the display's (solutions, then red herrings, slot
-        order) and ``p``'s reserved card."""
-        out = [i for row in self.display.values() for i in row if i is not None]
-        if self.reserved[p] is not None:
-            out.append(self.reserved[p])
-        return out
+        order; kept in ``_shown`` until the display changes) and ``p``'s reserved card
+        (a list not to be changed)."""
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = [i for row in self.display.values() for i in row
+                                   if i is not None]
+        reserved = self.reserved[p]
+        return shown if reserved is None else [*shown, reserved]
 
     def _due(self, p: int, case: str) -> tuple[int, ...]:
         """What ``case`` costs ``p`` after its discounts, as a due vector
@@ -790,7 +809,8 @@ class State:
         display, ``p``'s reserved card or ``p``'s discounts change."""
         dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
-        found = targets, [dues.get(case) or self._due(p, case) for case in targets]
+        get = dues.get
+        found = targets, [get(case) or self._due(p, case) for case in targets]
         self._asked[p] = found
         return found
 
@@ -799,10 +819,12 @@ class State:
         pool = self.pools[p]
         out: list = []
         if MYCROFT in pool and MYCROFT not in self.used and self.reserved[p] is None:
-            out += [Reserve(i) for row in self.display.values() for i in row if i is not None]
+            out += [_RESERVES.get(i) or _made(_RESERVES, i, Reserve(i)) for i in self._targets(p)]
         if IRENE in pool and IRENE not in self.used:
-            out += [Rotate(s.card.id, suit) for s in self.solved[p] for suit in SUITS
-                    if suit != s.discount]
+            for s in self.solved[p]:
+                key = (s.card.id, s.discount)
+                out += _ROTATES.get(key) or _made(_ROTATES, key, tuple(
+                    Rotate(key[0], suit) for suit in SUITS if suit != key[1]))
         return out
 
     def _takes(self) -> list[Take]:
@@ -961,6 +983,7 @@ class State:
         """``case`` leaves the display: a dealt slot takes the pile's top, the pile's next
         card becomes the visible top (a gap when the pile is empty)."""
         self._asked = [None] * self.n
+        self._shown = None
         for key, row in self.display.items():
             if case in row:
                 j = row.index(case)
@@ -1018,10 +1041,10 @@ class State:
     def _do_solve(self, action: Solve) -> None:
         self._need_step(action, (START,), "a Solve")
         p = self.to_play
-        if action.case not in self._targets(p):
+        due = self._affordable.get(action.case)  # an affordable case is a target
+        if due is None and action.case not in self._targets(p):
             raise self._refuse(action, f"{action.case!r} is neither in the display nor "
                                        "reserved by the player")
-        due = self._affordable.get(action.case)
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
                                        f"{due_dict(self._due(p, action.case))})")
@@ -1237,6 +1260,7 @@ def from_position(position: Position, rng: random.Random) -> State:
     state.deck = deck
     state.discard = list(position.discard)
     state.display = {k: list(v) for k, v in position.display.items()}
+    state._shown = None
     for key, hidden in position.piles().items():
         rng.shuffle(hidden)
         state.piles[key] = hidden
