@@ -883,6 +883,7 @@ class State:
         kinds = {(c.milestone, tuple(sorted((self.cards.by_id[i].case,
                                              self.cards.by_id[i].category) for i in c.cards)))
                  for c in out}
+        order = {id(s): i for i, s in enumerate(cards)}  # solved order (ids are distinct)
         for m in ready:
             for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
@@ -892,7 +893,8 @@ class State:
                 if kind in kinds:
                     continue
                 kinds.add(kind)
-                out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
+                chosen = sorted(chosen, key=lambda s: order[id(s)])
+                out[Claim(m, tuple(s.card.id for s in chosen))] = None
         return list(out)
 
     def _ready(self, p: int) -> dict[str, list[str]]:
