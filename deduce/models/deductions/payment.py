@@ -393,6 +393,8 @@ def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
     payable iff ``owed <= lestrades`` or ``size - k - units + owed - lestrades >= 3 *
     (owed - lestrades)``; the second follows from the first, so both are
     ``2 * owed <= size - k - units + 2 * lestrades``."""
+    if counts[6] == 1:
+        return [_one_sherlock_affordable(due, counts) for due in dues]
     if counts[6]:
         return [_placed_affordable(due, counts) for due in dues]
     c0, c1, c2, c3, c4, lestrades, _, size = counts  # the five suits, unrolled
@@ -404,6 +406,29 @@ def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
                 + (d4 - c4 if d4 > c4 else 0))
         out.append(2 * owed <= room - d0 - d1 - d2 - d3 - d4)
     return out
+
+
+def _one_sherlock_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """``affordable`` with one Sherlock in the pool: kept (the formula with no Sherlock
+    placed), or placed on one owing suit ``i``, which changes only suit ``i``'s terms:
+    it owes ``d - 2`` and the Sherlock counts as one card spent."""
+    room = counts[7] + 2 * counts[5]
+    owed = units = 0
+    for d, k in zip(due, counts):
+        if d > 0:
+            units += d
+            if d > k:
+                owed += d - k
+    if 2 * owed <= room - units:
+        return True
+    for d, k in zip(due, counts):
+        if d > 0:
+            n = d - SHERLOCK_PAYS
+            placed_units = units - d + 1 + (n if n > 0 else 0)
+            placed_owed = owed - (d - k if d > k else 0) + (n - k if n > k else 0)
+            if 2 * placed_owed <= room - placed_units:
+                return True
+    return False
 
 
 def _placed_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
