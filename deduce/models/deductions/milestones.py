@@ -220,22 +220,20 @@ def met(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[str]:
     exactly the keys of ``claimable`` (for the cards ``claimable`` accepts), found
     without choosing the cards (the quick question a turn's end asks); ValueError for an
     unknown case or category."""
-    committed = {i for ids in claimed.values() for i in ids} if claimed else ()
-    categories: set[str] = set()
-    per_case: dict[str, int] = {}
-    for card in solved:
-        if card.id not in committed:
-            categories.add(card.category)
-            case = card.case
-            per_case[case] = per_case.get(case, 0) + 1
-    if not (categories <= _CATEGORY.keys() and per_case.keys() <= _CASE.keys()):
+    if claimed:
+        committed = {i for ids in claimed.values() for i in ids}
+        solved = [card for card in solved if card.id not in committed]
+    kinds = [(card.case, card.category) for card in solved]
+    if not _KINDS.keys() >= set(kinds):
         for card in solved:
             _kind(card)  # raises the ValueError naming the card
     out = []
-    if DIVERSITY not in claimed and len(categories) == len(CATEGORIES):
+    if DIVERSITY not in claimed and len({k for _, k in kinds}) == len(CATEGORIES):
         out.append(DIVERSITY)
-    if COMPLETION not in claimed and per_case and max(per_case.values()) >= MILESTONE_SIZE:
-        out.append(COMPLETION)
+    if COMPLETION not in claimed and len(kinds) >= MILESTONE_SIZE:
+        cases = [case for case, _ in kinds]
+        if any(cases.count(case) >= MILESTONE_SIZE for case in set(cases)):
+            out.append(COMPLETION)
     return out
 
 

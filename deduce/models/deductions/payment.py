@@ -47,6 +47,7 @@ any other name is a ``ValueError`` (the callers hand over parsed, canonical name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from heapq import heapify, heappop, heapreplace
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -150,15 +151,13 @@ _TALLY = {**{s: i for i, s in enumerate(SUITS)},
 def _count(pool: list[str]) -> _Pool:
     """``pool`` counted; ValueError for a name that is neither a suit nor an Ally."""
     tally = [0] * (2 * len(SUITS) + 2)
-    slots = _TALLY
-    for card in pool:
-        slot = slots.get(card) if isinstance(card, str) else None
-        if slot is None:
-            raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
-        tally[slot] += 1
-    n = len(SUITS)
-    return _Pool(len(pool), tuple(tally[:n]), tuple(tally[n:2 * n]), tally[2 * n],
-                 tally[2 * n + 1])
+    try:
+        for slot in map(_TALLY.__getitem__, pool):
+            tally[slot] += 1
+    except (KeyError, TypeError):
+        card = next(c for c in pool if not isinstance(c, str) or c not in _TALLY)
+        raise ValueError(f"pool: {card!r} is neither a suit nor an Ally") from None
+    return _Pool(len(pool), tuple(tally[:5]), tuple(tally[5:10]), tally[10], tally[11])
 
 
 #: the one placement of no Sherlock
@@ -260,22 +259,24 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
         k = index.get(card)
         if k is not None:
             at[k].append(i)
-    nxt = [taken.get(suit, 0) for suit in SUITS]  # per suit, its next copy in ``at``
-    left = [len(a) - n for a, n in zip(at, nxt)]
+    # a heap of (-copies left, position of the next copy, suit index): its least entry
+    # is the suit with the most copies left, ties to the next copy first (positions are
+    # distinct)
+    heap = []
+    for k, positions in enumerate(at):
+        n = taken.get(SUITS[k], 0)
+        if n < len(positions):
+            heap.append((n - len(positions), positions[n], k))
+    heapify(heap)
     picked: list[str] = []
-    while len(picked) < wanted:
-        best, most, first = -1, 0, 0
-        for k, n in enumerate(left):
-            if n > most or (n == most and n and at[k][nxt[k]] < first):
-                best, most, first = k, n, at[k][nxt[k]]
-        if best < 0:
-            break
-        left[best] -= 1
-        nxt[best] += 1
-        picked.append(SUITS[best])
-    for k, suit in enumerate(SUITS):
-        if nxt[k]:
-            taken[suit] = nxt[k]
+    while heap and len(picked) < wanted:
+        minus_left, _, k = heap[0]
+        picked.append(SUITS[k])
+        n = taken[SUITS[k]] = taken.get(SUITS[k], 0) + 1
+        if minus_left < -1:
+            heapreplace(heap, (minus_left + 1, at[k][n], k))
+        else:
+            heappop(heap)
     for ally in ALLY_SPEND_ORDER:
         while len(picked) < wanted and pool.count(ally) > taken.get(ally, 0):
             taken[ally] = taken.get(ally, 0) + 1

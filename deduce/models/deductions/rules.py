@@ -843,21 +843,24 @@ class State:
 
     def _grid_boards(self) -> tuple[int, ...]:
         """The grid's suit boards (``patterns.boards``), kept in ``_boards`` and updated
-        cell by cell (``_set_cell``)."""
+        cell by cell (``_refill``)."""
         self._boards = tuple(boards(self.grid))
         return self._boards
 
-    def _set_cell(self, r: int, c: int, card: str | None) -> None:
-        """Cell ``(r, c)`` of the grid now holds ``card`` (its boards updated)."""
-        row = self.grid[r]
-        old, row[c] = row[c], card
-        if self._boards is not None:
-            b = list(self._boards)
-            bit = 1 << (SIZE * r + c)
-            if old is not None:
-                b[CELL_SUIT[old]] &= ~bit
-            if card is not None:
-                b[CELL_SUIT[card]] |= bit
+    def _refill(self, cells: tuple[Cell, ...]) -> None:
+        """The cards at ``cells`` leave the grid, then each cell in order takes the deck's
+        top card (``_deal``); the suit boards follow."""
+        grid = self.grid
+        b = None if self._boards is None else list(self._boards)
+        for r, c in cells:
+            old, grid[r][c] = grid[r][c], None
+            if b is not None and old is not None:
+                b[CELL_SUIT[old]] &= ~(1 << (SIZE * r + c))
+        for r, c in cells:
+            card = grid[r][c] = self._deal()
+            if b is not None and card is not None:
+                b[CELL_SUIT[card]] |= 1 << (SIZE * r + c)
+        if b is not None:
             self._boards = tuple(b)
 
     def _minds(self) -> list[MindPalace]:
@@ -1019,8 +1022,7 @@ class State:
             raise self._refuse(action, f"no {how} lets you take the card at {action.cell}")
         r, c = action.cell
         self.pools[self.to_play].append(self.grid[r][c])
-        self._set_cell(r, c, None)
-        self._set_cell(r, c, self._deal())
+        self._refill((take.cell,))
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
@@ -1034,10 +1036,7 @@ class State:
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
-        for r, c in cells:
-            self._set_cell(r, c, None)
-        for r, c in cells:
-            self._set_cell(r, c, self._deal())
+        self._refill(cells)
         self._end_turn()
 
     def _do_solve(self, action: Solve) -> None:
