@@ -413,6 +413,20 @@ _RESERVES: dict[str, Reserve] = {}
 _ROTATES: dict[tuple[str, str], tuple[Rotate, ...]] = {}
 
 
+#: the solved cards by (case id, discount suit) (immutable, so shared)
+_SOLVED: dict[tuple[str, str], SolvedCard] = {}
+
+
+def _solved_card(card: Any, discount: str) -> SolvedCard:
+    """``SolvedCard(card, discount)``, made once per card and suit (``card`` a card of
+    the state's set: a set's cards are told apart by object, not only by id)."""
+    key = (id(card), discount)
+    found = _SOLVED.get(key)
+    if found is None or found.card is not card:
+        found = _made(_SOLVED, key, SolvedCard(card, discount))
+    return found
+
+
 def _made(memo: dict, key: Any, value: Any) -> Any:
     """``value`` remembered in ``memo`` under ``key`` (``memo`` emptied when full)."""
     if len(memo) >= SUIT_CACHE:
@@ -1049,9 +1063,16 @@ class State:
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
                                        f"{due_dict(self._due(p, action.case))})")
-        spent = self._check_payment(action, _pay(due, self.pools[p]))
-        for card in spent:
-            self._leave_pool(p, card)
+        cheapest = _pay(due, self.pools[p])
+        spent = self._check_payment(action, cheapest)
+        if spent is None:  # the cheapest payment: its pool_after is the pool left
+            spent = [card for cards, _ in cheapest.uses for card in cards]
+            self.pools[p] = cheapest.pool_after[:]
+            if self.used and not self.used.isdisjoint(spent):
+                self.used = self.used.difference(spent)
+        else:
+            for card in spent:
+                self._leave_pool(p, card)
         self.discard.extend(spent)
         if WATSON in spent:
             card = self._deal()
@@ -1063,23 +1084,23 @@ class State:
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
-        self.solved[p].append(SolvedCard(card, card.discount))
+        self.solved[p].append(_solved_card(card, card.discount))
         self.scores[p] += card.points
         self._dues[p] = None
         self._asked[p] = None
         self._end_turn()
 
-    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
+    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str] | None:
         """The cards ``action``'s uses spend, once checked: each use a legal one
-        (``use_pays``), the cards in the pool, the due covered; no uses: the cheapest
-        payment."""
+        (``use_pays``), the cards in the pool, the due covered; None when the payment is
+        ``cheapest`` (no uses, or its uses)."""
         pending = action.__dict__.get("_pending")
         if pending is not None and "uses" not in action.__dict__ \
                 and pending[0] == self._affordable.get(action.case) \
                 and pending[1] == self.pools[self.to_play]:
-            return [card for cards, _ in cheapest.uses for card in cards]  # listed as such
+            return None  # listed as such
         if not action.uses or action.uses == tuple(cheapest.uses):
-            return [card for cards, _ in cheapest.uses for card in cards]
+            return None
         due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
         for i, (cards, suit) in enumerate(action.uses):
@@ -1117,7 +1138,7 @@ class State:
             raise self._refuse(action, self._free_why(IRENE, "one of the player's solved "
                                                              "cards, to another suit"))
         p = self.to_play
-        self.solved[p] = [SolvedCard(s.card, action.suit) if s.card.id == action.case else s
+        self.solved[p] = [_solved_card(s.card, action.suit) if s.card.id == action.case else s
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
         self._dues[p] = None
