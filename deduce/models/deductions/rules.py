@@ -499,6 +499,30 @@ def _costs(cards: CardSet) -> _CostTable:
     return found
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, drawn as ``random.Random`` draws it (the same
+    ``getrandbits`` calls, so the same stream), without its argument checks."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, drawn as ``random.Random.shuffle`` draws it (the same
+    ``getrandbits`` calls and swaps, so the same order), with the draws inlined."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 _EMPTY_ROW = [None] * SIZE
 
 
@@ -983,7 +1007,7 @@ class State:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            self._random().shuffle(self.deck)
+            _shuffle(self._random(), self.deck)
         card = self._script.draw(self.deck) if self._script else self.deck.pop()
         self._draws.append(card)
         return card
@@ -1046,7 +1070,7 @@ class State:
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
         if not cards:
             raise self._refuse(action, "the line has no card" if cells else "no such line")
-        k = self._script.choose(cards) if self._script else self._random().randrange(len(cards))
+        k = self._script.choose(cards) if self._script else _below(self._random(), len(cards))
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
@@ -1251,14 +1275,14 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
     rng = random.Random(seed)
     state = State(cards, names, 0, cards.source)
     deck = clue_deck()
-    rng.shuffle(deck)
+    _shuffle(rng, deck)
     for r in range(SIZE):
         for c in range(SIZE):
             state.grid[r][c] = deck.pop()
     state.deck = deck
     for key, kind in DISPLAY.items():
         pile = [c.id for c in cards.of_kind(kind)]
-        rng.shuffle(pile)
+        _shuffle(rng, pile)
         row = state.display[key]
         for j in range(1, SLOTS):
             row[j] = pile.pop()
