@@ -364,7 +364,7 @@ def pool_counts(pool: list[str]) -> tuple[int, ...]:
     """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
     pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the
     Lestrades, the Sherlocks and the pool's size; ValueError as ``pay``."""
-    counts = [0] * (len(SUITS) + 2)
+    counts = [0, 0, 0, 0, 0, 0, 0]  # the five suits, Lestrade, Sherlock
     slot = _SLOT
     try:
         for card in pool:

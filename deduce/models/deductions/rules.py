@@ -524,6 +524,7 @@ def _shuffle(rng: random.Random, cards: list) -> None:
 
 
 _EMPTY_ROW = [None] * SIZE
+_MILESTONE_COUNT = len(MILESTONES)
 
 
 def _grid_empty(grid: list[list[str | None]]) -> bool:
@@ -1227,9 +1228,10 @@ class State:
         p = self.to_play
         self._claimable = None
         claimed = self.claimed[p]
-        key = (len(self.solved[p]), len(claimed))  # what claimable depends on
-        if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
-                and self._quiet[p] != key):
+        solved = len(self.solved[p])
+        done = len(claimed)
+        if (solved - MILESTONE_SIZE * done >= MILESTONE_SIZE and done < _MILESTONE_COUNT
+                and self._quiet[p] != (key := (solved, done))):  # what claimable depends on
             if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
                 self.step = CLAIM
                 return
