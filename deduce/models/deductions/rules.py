@@ -73,11 +73,16 @@ cell, and the Takes of each board are remembered by the board alone
 (``patterns.take_cells``: they do not depend on the suit); a
 start step tests every target at once with ``payment.affordable_dues`` on the pool's
 counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
-read or played; payments are remembered by (due, pool), dues by (card set, discounts),
-each player's targets and dues until the display, its reserved card or its discounts
-change; a turn's end asks ``milestones.met`` (which milestones, not which cards), and only
+read or played (the cheapest payment's ``pool_after`` becomes the pool); payments are
+remembered by (due, pool), dues by (card set, discounts), the display's ids until it
+changes, each player's targets and dues until the display, its reserved card or its
+discounts change; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
+turn's end asks ``milestones.met`` (which milestones, not which cards), and only
 when the player's solved or claimed cards changed; the deck is a list (top last); the
-state's chance is one integer, so ``clone`` copies lists only. Every cache is emptied
+state's chance is one integer, so ``clone`` copies lists only (its shuffles and picks
+draw ``random.Random``'s own stream with the draws inlined: ``_shuffle``, ``_below``;
+each chance event still seeds a ``random.Random``, the stream the golden games fix).
+Every cache is emptied
 when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
 ``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
