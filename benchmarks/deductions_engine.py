@@ -11,9 +11,11 @@ engines play the first seeds alike (checked). The baseline is the engine with ea
 plain way: the Takes from ``patterns.naive_placements`` (no per-suit memory), a Solve
 listed when an uncached ``payment.pay`` finds a payment (not ``affordable_dues``), every
 payment found anew. Targets (issue 12): one turn <= 25 µs, >= 500 games per second per
-core.
+core. ``--sections`` adds a wall-clock split of a turn by step and action (per call and
+per turn; ``perf_counter`` around each ``legal_actions`` and ``apply``: cProfile distorts
+small functions).
 
-    python benchmarks/deductions_engine.py [--games 200] [--runs 5] [--seed 12]
+    python benchmarks/deductions_engine.py [--games 200] [--runs 5] [--seed 12] [--sections]
 """
 
 from __future__ import annotations
@@ -71,6 +73,48 @@ def medians(found: list[tuple[float, float, int, int]]) -> tuple[float, float, f
             statistics.median(t for _, _, t, _ in found))
 
 
+def sections(seeds: list[int]) -> tuple[dict[str, float], dict[str, int], int]:
+    """Random games from ``seeds`` timed per part of a step: ``legal <step>``, ``apply
+    <action>``, ``choice`` (the bot's pick): (seconds, calls, turns)."""
+    seconds: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    clock = time.perf_counter
+    turns = 0
+
+    def count(key: str, spent: float) -> None:
+        seconds[key] = seconds.get(key, 0.0) + spent
+        calls[key] = calls.get(key, 0) + 1
+
+    for seed in seeds:
+        state = rules.new_game(seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            step = state.step
+            t0 = clock()
+            legal = state.legal_actions()
+            t1 = clock()
+            action = rng.choice(legal)
+            t2 = clock()
+            state.apply(action)
+            t3 = clock()
+            count(f"legal {step}", t1 - t0)
+            count("choice", t2 - t1)
+            count(f"apply {type(action).__name__}", t3 - t2)
+        turns += state.turns
+    return seconds, calls, turns
+
+
+def print_sections(first: int, games: int) -> None:
+    """``sections`` of ``games`` games from seed ``first`` (after as many to warm the
+    caches), largest share first."""
+    sections(list(range(first + games, first + 2 * games)))
+    seconds, calls, turns = sections(list(range(first, first + games)))
+    print(f"{'part of a turn (wall clock)':<28}{'calls/turn':>11}{'µs/call':>9}{'µs/turn':>9}")
+    for key in sorted(seconds, key=seconds.get, reverse=True):
+        print(f"{key:<28}{calls[key] / turns:>11.2f}{seconds[key] / calls[key] * 1e6:>9.1f}"
+              f"{seconds[key] / turns * 1e6:>9.1f}")
+
+
 def uncached_pay(due, pool):
     """``payment.pay`` of a due vector, found anew every time."""
     return pay(due_dict(due), pool)
@@ -125,6 +169,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--sections", action="store_true",
+                    help="also split a turn's wall clock by step and action")
     args = ap.parse_args()
     check = list(range(args.seed, args.seed + min(20, args.games)))
     assert naive(lambda: play(check)) == play(check), "the baseline plays other games"
@@ -149,6 +195,8 @@ def main() -> None:
           f"{'met' if turn_us <= TARGET_TURN_US else 'NOT met'} ({turn_us:.1f}; CPU "
           f"{cpu_us:.1f}); target >= {TARGET_GAMES:.0f} games/s: "
           f"{'met' if games >= TARGET_GAMES else 'NOT met'} ({games:.0f})")
+    if args.sections:
+        print_sections(args.seed, args.games)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from deduce.models.deductions.patterns import (
     placement_json,
     placements,
     suit_placements,
+    take_cells,
 )
 
 W, K, S, A, P = "Writings", "Knowledge", "Statements", "Artifacts", "Prints & Tracks"
@@ -263,3 +264,13 @@ def test_each_suit_scanned_from_its_board_and_remembered():
     patterns._SUIT_FOUND.clear()  # a board never seen is scanned anew, alike
     assert suit_placements(writings, board) == by_suit[writings]
     assert suit_placements(writings, 0b11) == ()  # fewer than 3 cards: no placement
+
+
+@settings(max_examples=200)
+@given(st.integers(0, 0xFFFF), st.sampled_from(range(len(SUITS))))
+def test_take_cells_are_the_suit_placements_take_cells(board, s):
+    exact, propped = {}, {}
+    for p in suit_placements(s, board):
+        for cell in p.take:
+            (exact if p.prop is None else propped)[cell if p.prop is None else (cell, p.prop)] = 0
+    assert take_cells(board) == (tuple(exact), tuple(propped))

@@ -167,6 +167,23 @@ def test_affordable_with_several_sherlocks_and_lestrades(due, pool):
     assert (pay(due, pool) is not None) is expected
 
 
+@settings(max_examples=80)
+@given(st.tuples(*[st.integers(0, 5)] * 5),
+       st.tuples(*[st.integers(0, 4)] * 6).map(lambda c: (*c, 1, sum(c) + 1)))
+def test_one_sherlock_closed_form_is_every_placement_tried(due, counts):
+    from deduce.models.deductions.payment import _one_sherlock_affordable, _placed_affordable
+
+    assert _one_sherlock_affordable(due, counts) is _placed_affordable(due, counts)
+
+
+@settings(max_examples=60)
+@given(dues, st.lists(st.sampled_from(SUITS + (LESTRADE, IRENE, WATSON)), max_size=6))
+def test_affordable_with_one_sherlock_is_the_brute_force(due, pool):
+    pool = [SHERLOCK, *pool]
+    expected = brute_affordable(tuple(sorted(due.items())), tuple(sorted(pool)))
+    assert affordable(due_vector(due), pool_counts(pool)) is expected
+
+
 def test_pool_counts_and_due_vectors():
     pool = ["Writings", WATSON, SHERLOCK, LESTRADE, "Knowledge", IRENE, "Writings"]
     # Statements, Prints & Tracks, Writings (2 + Watson), Artifacts, Knowledge (+ Irene)

@@ -501,3 +501,17 @@ def test_from_position_samples_what_the_position_hides():
     assert one.observation(1) == two.observation(1) == state.observation(1)
     assert Counter(one.deck) == Counter(two.deck) == Counter(state.deck)
     assert one.deck != two.deck and one.piles != two.piles
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**64 - 1), st.integers(1, 70))
+def test_the_engines_draws_are_random_randoms_own(seed, n):
+    from deduce.models.deductions.rules import _below, _shuffle
+
+    mine, theirs = random.Random(seed), random.Random(seed)
+    cards, expected = list(range(n)), list(range(n))
+    _shuffle(mine, cards)
+    theirs.shuffle(expected)
+    assert cards == expected
+    assert _below(mine, n) == theirs.randrange(n)
+    assert mine.getrandbits(64) == theirs.getrandbits(64)

@@ -55,8 +55,16 @@ class SolvedCard(Protocol):
     category: str
 
 
+#: ``(case index, category index)`` by ``(case, category)``
+_KINDS = {(case, category): (i, k) for case, i in _CASE.items()
+          for category, k in _CATEGORY.items()}
+
+
 def _kind(card: SolvedCard) -> tuple[int, int]:
     """``(case index, category index)`` of ``card``; ValueError for an unknown one."""
+    found = _KINDS.get((card.case, card.category))
+    if found is not None:
+        return found
     if card.case not in _CASE:
         raise ValueError(f"solved card {card.id!r}: case {card.case!r} is not one of "
                          f"{', '.join(CASES)}")
@@ -108,6 +116,8 @@ def _options(milestone: str, counts: Counts) -> Iterator[Counts]:
                         for c in range(len(CASES)))
         return
     for c, row in enumerate(counts):
+        if sum(row) < MILESTONE_SIZE:
+            continue  # no split of too few cards
         for split in _splits(MILESTONE_SIZE, row):
             yield tuple(split if i == c else (0,) * len(row) for i in range(len(CASES)))
 
@@ -117,6 +127,10 @@ def _splits(total: int, limits: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     if not limits:
         if total == 0:
             yield ()
+        return
+    if len(limits) == 1:
+        if total <= limits[0]:
+            yield (total,)
         return
     for first in range(min(total, limits[0]), -1, -1):
         for rest in _splits(total - first, limits[1:]):
@@ -184,12 +198,14 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> l
     earliest cards); ``milestone`` must be met by ``cards``."""
     counts = _counts(cards)
     kinds = [_kind(card) for card in cards]
-    best = None
+    best = None  # (distances, the options at them): the earliest cards break the tie
     for taken in _options(milestone, counts):
-        rest = _minus(counts, taken)
-        key = ([distance(o, rest) for o in others], _pick(cards, taken, kinds))
-        best = key if best is None or key < best else best
-    return [cards[i].id for i in best[1]]
+        far = [distance(o, _minus(counts, taken)) for o in others]
+        if best is None or far < best[0]:
+            best = (far, [taken])
+        elif far == best[0]:
+            best[1].append(taken)
+    return [cards[i].id for i in min(_pick(cards, taken, kinds) for taken in best[1])]
 
 
 def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
@@ -204,22 +220,20 @@ def met(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> list[str]:
     exactly the keys of ``claimable`` (for the cards ``claimable`` accepts), found
     without choosing the cards (the quick question a turn's end asks); ValueError for an
     unknown case or category."""
-    committed = {i for ids in claimed.values() for i in ids} if claimed else ()
-    categories: set[str] = set()
-    per_case: dict[str, int] = {}
-    for card in solved:
-        if card.id not in committed:
-            categories.add(card.category)
-            case = card.case
-            per_case[case] = per_case.get(case, 0) + 1
-    if not (categories <= _CATEGORY.keys() and per_case.keys() <= _CASE.keys()):
+    if claimed:
+        committed = {i for ids in claimed.values() for i in ids}
+        solved = [card for card in solved if card.id not in committed]
+    kinds = [(card.case, card.category) for card in solved]
+    if not _KINDS.keys() >= set(kinds):
         for card in solved:
             _kind(card)  # raises the ValueError naming the card
     out = []
-    if DIVERSITY not in claimed and len(categories) == len(CATEGORIES):
+    if DIVERSITY not in claimed and len({k for _, k in kinds}) == len(CATEGORIES):
         out.append(DIVERSITY)
-    if COMPLETION not in claimed and per_case and max(per_case.values()) >= MILESTONE_SIZE:
-        out.append(COMPLETION)
+    if COMPLETION not in claimed and len(kinds) >= MILESTONE_SIZE:
+        cases = [case for case, _ in kinds]
+        if any(cases.count(case) >= MILESTONE_SIZE for case in set(cases)):
+            out.append(COMPLETION)
     return out
 
 

@@ -153,6 +153,8 @@ ALL_PLACEMENTS: tuple[Shape, ...] = _all_placements()
 #: The suit index of every name a grid cell may hold (a suit or an Ally).
 _SUIT_INDEX = {name: i for i, name in enumerate(SUITS)}
 _SUIT_INDEX.update((ally, SUITS.index(suit)) for ally, suit in ALLY_SUIT.items())
+#: the suit index of each card name a grid cell may hold (read-only for callers)
+CELL_SUIT = _SUIT_INDEX
 
 
 def _placement(shape: Shape, suit: str, prop: Cell | None) -> Placement:
@@ -305,6 +307,40 @@ def suit_placements(s: int, board: int) -> tuple[Placement, ...]:
             _SUIT_FOUND.clear()
         found = _SUIT_FOUND[key] = _scan(s, board) if board.bit_count() >= 3 else ()
     return found
+
+
+#: per placement index: its cells; per index and mask of three of its cells, the (cell,
+#: prop) pairs of the three with the fourth as the prop
+_TAKE_CELLS = [shape.cells for shape in ALL_PLACEMENTS]
+_PROP_PAIRS = [
+    {shape.mask & ~_bit(prop): tuple((cell, prop) for cell in shape.cells if cell != prop)
+     for prop in shape.cells}
+    for shape in ALL_PLACEMENTS
+]
+
+
+def take_cells(board: int) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
+    """What the placements of one suit whose cards are ``board`` let a player take, for
+    any suit (the cells do not depend on it): the distinct cells of its exact placements,
+    then the distinct ``(cell, prop)`` of its propped ones, each in the order of
+    ``suit_placements``' placements and their ``take`` cells (first appearance kept)."""
+    if board.bit_count() < 3:
+        return (), ()
+    v = _counts(board)
+    exact = (v >> 2) & _ONES
+    cells: dict[Cell, None] = {}
+    while exact:
+        low = exact & -exact
+        cells.update(dict.fromkeys(_TAKE_CELLS[low.bit_length() // _FIELD]))
+        exact ^= low
+    propped = v & (v >> 1) & _ONES
+    pairs: dict[tuple[Cell, Cell], None] = {}
+    while propped:
+        low = propped & -propped
+        i = low.bit_length() // _FIELD
+        pairs.update(dict.fromkeys(_PROP_PAIRS[i][_MASKS[i] & board]))
+        propped ^= low
+    return tuple(cells), tuple(pairs)
 
 
 def placements(grid) -> list[Placement]:

@@ -47,6 +47,7 @@ any other name is a ``ValueError`` (the callers hand over parsed, canonical name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from heapq import heapify, heappop, heapreplace
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -68,7 +69,7 @@ ALLY_SPEND_ORDER = (WATSON, MYCROFT, IRENE, LESTRADE, SHERLOCK)
 OWN_SUIT_ALLIES = {ALLY_SUIT[a]: a for a in (WATSON, MYCROFT, IRENE)}
 
 _INDEX = {s: i for i, s in enumerate(SUITS)}
-assert len(SUITS) == 5  # affordable_dues is unrolled for the five suits
+assert len(SUITS) == 5  # affordable_dues and discounted are unrolled for the five suits
 
 
 @dataclass
@@ -124,7 +125,10 @@ def due_dict(due: tuple[int, ...]) -> dict[str, int]:
 def discounted(cost: tuple[int, ...], discounts: tuple[int, ...]) -> tuple[int, ...]:
     """The due vector of ``cost`` (a due vector) once ``discounts[i]`` solved cards
     discount suit i: each lowers its suit by 1, not below 0."""
-    return tuple(c - k if c > k else 0 for c, k in zip(cost, discounts))
+    c0, c1, c2, c3, c4 = cost  # the five suits, unrolled
+    k0, k1, k2, k3, k4 = discounts
+    return (c0 - k0 if c0 > k0 else 0, c1 - k1 if c1 > k1 else 0, c2 - k2 if c2 > k2 else 0,
+            c3 - k3 if c3 > k3 else 0, c4 - k4 if c4 > k4 else 0)
 
 
 class _Pool(NamedTuple):
@@ -147,35 +151,43 @@ _TALLY = {**{s: i for i, s in enumerate(SUITS)},
 def _count(pool: list[str]) -> _Pool:
     """``pool`` counted; ValueError for a name that is neither a suit nor an Ally."""
     tally = [0] * (2 * len(SUITS) + 2)
-    slots = _TALLY
-    for card in pool:
-        slot = slots.get(card) if isinstance(card, str) else None
-        if slot is None:
-            raise ValueError(f"pool: {card!r} is neither a suit nor an Ally")
-        tally[slot] += 1
-    n = len(SUITS)
-    return _Pool(len(pool), tuple(tally[:n]), tuple(tally[n:2 * n]), tally[2 * n],
-                 tally[2 * n + 1])
+    try:
+        for slot in map(_TALLY.__getitem__, pool):
+            tally[slot] += 1
+    except (KeyError, TypeError):
+        card = next(c for c in pool if not isinstance(c, str) or c not in _TALLY)
+        raise ValueError(f"pool: {card!r} is neither a suit nor an Ally") from None
+    return _Pool(len(pool), tuple(tally[:5]), tuple(tally[5:10]), tally[10], tally[11])
 
 
 #: the one placement of no Sherlock
 _NO_SHERLOCK = ((0,) * len(SUITS),)
+#: the Sherlock placements already listed, by (owing suits, Sherlocks); emptied when full
+PLACED_CACHE = 1 << 12
+_PLACED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
 def _placements(due: tuple[int, ...], sherlocks: int):
     """Every placement of the Sherlocks (each on an owing suit, or kept) as per-suit
-    counts, keeping more of them first, then earlier suits first."""
+    counts, keeping more of them first, then earlier suits first (remembered by the
+    owing suits and the count)."""
     if not sherlocks:
         return _NO_SHERLOCK
-    owing = [i for i, d in enumerate(due) if d > 0]
-    out = []
-    for choice in combinations_with_replacement([None, *owing], sherlocks):
-        counts = [0] * len(SUITS)
-        for i in choice:
-            if i is not None:
-                counts[i] += 1
-        out.append(tuple(counts))
-    return out
+    owing = tuple(i for i, d in enumerate(due) if d > 0)
+    key = (owing, sherlocks)
+    found = _PLACED.get(key)
+    if found is None:
+        out = []
+        for choice in combinations_with_replacement([None, *owing], sherlocks):
+            counts = [0] * len(SUITS)
+            for i in choice:
+                if i is not None:
+                    counts[i] += 1
+            out.append(tuple(counts))
+        if len(_PLACED) >= PLACED_CACHE:
+            _PLACED.clear()
+        found = _PLACED[key] = tuple(out)
+    return found
 
 
 def _shape(due: tuple[int, ...], pool: _Pool, sherlock: tuple[int, ...]):
@@ -247,22 +259,24 @@ def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[st
         k = index.get(card)
         if k is not None:
             at[k].append(i)
-    nxt = [taken.get(suit, 0) for suit in SUITS]  # per suit, its next copy in ``at``
-    left = [len(a) - n for a, n in zip(at, nxt)]
+    # a heap of (-copies left, position of the next copy, suit index): its least entry
+    # is the suit with the most copies left, ties to the next copy first (positions are
+    # distinct)
+    heap = []
+    for k, positions in enumerate(at):
+        n = taken.get(SUITS[k], 0)
+        if n < len(positions):
+            heap.append((n - len(positions), positions[n], k))
+    heapify(heap)
     picked: list[str] = []
-    while len(picked) < wanted:
-        best, most, first = -1, 0, 0
-        for k, n in enumerate(left):
-            if n > most or (n == most and n and at[k][nxt[k]] < first):
-                best, most, first = k, n, at[k][nxt[k]]
-        if best < 0:
-            break
-        left[best] -= 1
-        nxt[best] += 1
-        picked.append(SUITS[best])
-    for k, suit in enumerate(SUITS):
-        if nxt[k]:
-            taken[suit] = nxt[k]
+    while heap and len(picked) < wanted:
+        minus_left, _, k = heap[0]
+        picked.append(SUITS[k])
+        n = taken[SUITS[k]] = taken.get(SUITS[k], 0) + 1
+        if minus_left < -1:
+            heapreplace(heap, (minus_left + 1, at[k][n], k))
+        else:
+            heappop(heap)
     for ally in ALLY_SPEND_ORDER:
         while len(picked) < wanted and pool.count(ally) > taken.get(ally, 0):
             taken[ally] = taken.get(ally, 0) + 1
@@ -350,7 +364,7 @@ def pool_counts(pool: list[str]) -> tuple[int, ...]:
     """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
     pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the
     Lestrades, the Sherlocks and the pool's size; ValueError as ``pay``."""
-    counts = [0] * (len(SUITS) + 2)
+    counts = [0, 0, 0, 0, 0, 0, 0]  # the five suits, Lestrade, Sherlock
     slot = _SLOT
     try:
         for card in pool:
@@ -380,6 +394,8 @@ def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
     payable iff ``owed <= lestrades`` or ``size - k - units + owed - lestrades >= 3 *
     (owed - lestrades)``; the second follows from the first, so both are
     ``2 * owed <= size - k - units + 2 * lestrades``."""
+    if counts[6] == 1:
+        return [_one_sherlock_affordable(due, counts) for due in dues]
     if counts[6]:
         return [_placed_affordable(due, counts) for due in dues]
     c0, c1, c2, c3, c4, lestrades, _, size = counts  # the five suits, unrolled
@@ -391,6 +407,29 @@ def affordable_dues(dues, counts: tuple[int, ...]) -> list[bool]:
                 + (d4 - c4 if d4 > c4 else 0))
         out.append(2 * owed <= room - d0 - d1 - d2 - d3 - d4)
     return out
+
+
+def _one_sherlock_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """``affordable`` with one Sherlock in the pool: kept (the formula with no Sherlock
+    placed), or placed on one owing suit ``i``, which changes only suit ``i``'s terms:
+    it owes ``d - 2`` and the Sherlock counts as one card spent."""
+    room = counts[7] + 2 * counts[5]
+    owed = units = 0
+    for d, k in zip(due, counts):
+        if d > 0:
+            units += d
+            if d > k:
+                owed += d - k
+    if 2 * owed <= room - units:
+        return True
+    for d, k in zip(due, counts):
+        if d > 0:
+            n = d - SHERLOCK_PAYS
+            placed_units = units - d + 1 + (n if n > 0 else 0)
+            placed_owed = owed - (d - k if d > k else 0) + (n - k if n > k else 0)
+            if 2 * placed_owed <= room - placed_units:
+                return True
+    return False
 
 
 def _placed_affordable(due: tuple[int, ...], counts: tuple[int, ...]) -> bool:

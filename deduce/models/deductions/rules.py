@@ -68,15 +68,21 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 ``turn: {"number", "step", "used_allies"}``; ``from_position`` is the determinization.
 
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
-and ``Discard`` object is made once at import, and the Takes of each suit's board are
-remembered (``patterns.suit_placements``; a step changes one or two suits' boards); a
+and ``Discard`` object is made once at import; the grid's suit boards are kept cell by
+cell, and the Takes of each board are remembered by the board alone
+(``patterns.take_cells``: they do not depend on the suit); a
 start step tests every target at once with ``payment.affordable_dues`` on the pool's
 counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
-read or played; payments are remembered by (due, pool), dues by (card set, discounts),
-each player's targets and dues until the display, its reserved card or its discounts
-change; a turn's end asks ``milestones.met`` (which milestones, not which cards), and only
+read or played (the cheapest payment's ``pool_after`` becomes the pool); payments are
+remembered by (due, pool), dues by (card set, discounts), the display's ids until it
+changes, each player's targets and dues until the display, its reserved card or its
+discounts change; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
+turn's end asks ``milestones.met`` (which milestones, not which cards), and only
 when the player's solved or claimed cards changed; the deck is a list (top last); the
-state's chance is one integer, so ``clone`` copies lists only. Every cache is emptied
+state's chance is one integer, so ``clone`` copies lists only (its shuffles and picks
+draw ``random.Random``'s own stream with the draws inlined: ``_shuffle``, ``_below``;
+each chance event still seeds a ``random.Random``, the stream the golden games fix).
+Every cache is emptied
 when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
 ``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
@@ -115,7 +121,7 @@ from deduce.models.deductions.cards import (
     shipped_cards,
 )
 from deduce.models.deductions.milestones import COMPLETION
-from deduce.models.deductions.patterns import SUIT_CACHE, boards, suit_placements
+from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
 from deduce.models.deductions.payment import (
     Payment,
     affordable_dues,
@@ -410,25 +416,49 @@ DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
-#: per suit board (``board << 3 | suit``): the Takes of its exact and of its propped
-#: placements; cleared when it holds ``patterns.SUIT_CACHE``
-_SUIT_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
+#: per board (the cells of one suit): the Takes of its exact and of its propped
+#: placements (``patterns.take_cells``; the same for every suit); cleared when it holds
+#: ``patterns.SUIT_CACHE``
+_BOARD_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
-def _suit_takes(s: int, board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
-    """The Takes of ``patterns.suit_placements(s, board)``: the distinct cells of its
-    exact placements, then the distinct (cell, prop) of its propped ones, in order (a
-    cell holds one suit, so no two suits share a Take); remembered."""
-    exact: dict[Take, None] = {}
-    propped: dict[Take, None] = {}
-    for placement in suit_placements(s, board):
-        group = exact if placement.prop is None else propped
-        for cell in placement.take:
-            group[_TAKES[(cell, placement.prop)]] = None
-    if len(_SUIT_TAKES) >= SUIT_CACHE:
-        _SUIT_TAKES.clear()
-    found = _SUIT_TAKES[board << 3 | s] = (tuple(exact), tuple(propped))
+def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
+    """The Takes of ``patterns.take_cells(board)`` (a cell holds one suit, so no two
+    suits share a Take); remembered."""
+    cells, pairs = take_cells(board)
+    if len(_BOARD_TAKES) >= SUIT_CACHE:
+        _BOARD_TAKES.clear()
+    found = _BOARD_TAKES[board] = (tuple(_TAKES[(cell, None)] for cell in cells),
+                                   tuple(_TAKES[pair] for pair in pairs))
     return found
+
+
+#: Reserve actions by case id, and the Rotates of a solved card by (case id, its
+#: discount), as listed (the same action objects each time); cleared at ``SUIT_CACHE``
+_RESERVES: dict[str, Reserve] = {}
+_ROTATES: dict[tuple[str, str], tuple[Rotate, ...]] = {}
+
+
+#: the solved cards by (case id, discount suit) (immutable, so shared)
+_SOLVED: dict[tuple[str, str], SolvedCard] = {}
+
+
+def _solved_card(card: Any, discount: str) -> SolvedCard:
+    """``SolvedCard(card, discount)``, made once per card and suit (``card`` a card of
+    the state's set: a set's cards are told apart by object, not only by id)."""
+    key = (id(card), discount)
+    found = _SOLVED.get(key)
+    if found is None or found.card is not card:
+        found = _made(_SOLVED, key, SolvedCard(card, discount))
+    return found
+
+
+def _made(memo: dict, key: Any, value: Any) -> Any:
+    """``value`` remembered in ``memo`` under ``key`` (``memo`` emptied when full)."""
+    if len(memo) >= SUIT_CACHE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 #: the cells of each row and column, in order (refilled in that order)
@@ -495,7 +525,32 @@ def _costs(cards: CardSet) -> _CostTable:
     return found
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, drawn as ``random.Random`` draws it (the same
+    ``getrandbits`` calls, so the same stream), without its argument checks."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, drawn as ``random.Random.shuffle`` draws it (the same
+    ``getrandbits`` calls and swaps, so the same order), with the draws inlined."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 _EMPTY_ROW = [None] * SIZE
+_MILESTONE_COUNT = len(MILESTONES)
 
 
 def _grid_empty(grid: list[list[str | None]]) -> bool:
@@ -627,6 +682,10 @@ class State:
         #: per player: its targets and their dues (``_targets_dues``; None when stale)
         self._asked: list[tuple | None] = [None] * n
         self._legal: list | None = None
+        #: the display's case ids (``_targets``; None: not known since it changed)
+        self._shown: list[str] | None = None
+        #: the grid's suit boards (``_grid_boards``; None: not known yet)
+        self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
         #: per player, the (solved, claimed) counts known to leave nothing claimable
@@ -765,11 +824,14 @@ class State:
 
     def _targets(self, p: int) -> list[str]:
         """The case ids ``p`` may solve: the display's (solutions, then red herrings, slot
-        order) and ``p``'s reserved card."""
-        out = [i for row in self.display.values() for i in row if i is not None]
-        if self.reserved[p] is not None:
-            out.append(self.reserved[p])
-        return out
+        order; kept in ``_shown`` until the display changes) and ``p``'s reserved card
+        (a list not to be changed)."""
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = [i for row in self.display.values() for i in row
+                                   if i is not None]
+        reserved = self.reserved[p]
+        return shown if reserved is None else [*shown, reserved]
 
     def _due(self, p: int, case: str) -> tuple[int, ...]:
         """What ``case`` costs ``p`` after its discounts, as a due vector
@@ -812,7 +874,8 @@ class State:
         display, ``p``'s reserved card or ``p``'s discounts change."""
         dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
-        found = targets, [dues.get(case) or self._due(p, case) for case in targets]
+        get = dues.get
+        found = targets, [get(case) or self._due(p, case) for case in targets]
         self._asked[p] = found
         return found
 
@@ -821,10 +884,12 @@ class State:
         pool = self.pools[p]
         out: list = []
         if MYCROFT in pool and MYCROFT not in self.used and self.reserved[p] is None:
-            out += [Reserve(i) for row in self.display.values() for i in row if i is not None]
+            out += [_RESERVES.get(i) or _made(_RESERVES, i, Reserve(i)) for i in self._targets(p)]
         if IRENE in pool and IRENE not in self.used:
-            out += [Rotate(s.card.id, suit) for s in self.solved[p] for suit in SUITS
-                    if suit != s.discount]
+            for s in self.solved[p]:
+                key = (s.card.id, s.discount)
+                out += _ROTATES.get(key) or _made(_ROTATES, key, tuple(
+                    Rotate(key[0], suit) for suit in SUITS if suit != key[1]))
         return out
 
     def _takes(self) -> list[Take]:
@@ -833,13 +898,35 @@ class State:
         for its board (``_suit_takes``)."""
         propped_ok = bool(self.pools[self.to_play])
         out: list[Take] = []
-        for s, board in enumerate(boards(self.grid)):
-            if board.bit_count() >= 3:
-                found = _SUIT_TAKES.get(board << 3 | s) or _suit_takes(s, board)
-                out += found[0]
-                if propped_ok:
-                    out += found[1]
+        known = _BOARD_TAKES
+        for board in self._boards or self._grid_boards():
+            found = known.get(board) or _board_takes(board)
+            out += found[0]
+            if propped_ok:
+                out += found[1]
         return out
+
+    def _grid_boards(self) -> tuple[int, ...]:
+        """The grid's suit boards (``patterns.boards``), kept in ``_boards`` and updated
+        cell by cell (``_refill``)."""
+        self._boards = tuple(boards(self.grid))
+        return self._boards
+
+    def _refill(self, cells: tuple[Cell, ...]) -> None:
+        """The cards at ``cells`` leave the grid, then each cell in order takes the deck's
+        top card (``_deal``); the suit boards follow."""
+        grid = self.grid
+        b = None if self._boards is None else list(self._boards)
+        for r, c in cells:
+            old, grid[r][c] = grid[r][c], None
+            if b is not None and old is not None:
+                b[CELL_SUIT[old]] &= ~(1 << (SIZE * r + c))
+        for r, c in cells:
+            card = grid[r][c] = self._deal()
+            if b is not None and card is not None:
+                b[CELL_SUIT[card]] |= 1 << (SIZE * r + c)
+        if b is not None:
+            self._boards = tuple(b)
 
     def _minds(self) -> list[MindPalace]:
         grid = self.grid
@@ -864,6 +951,7 @@ class State:
         kinds = {(c.milestone, tuple(sorted((self.cards.by_id[i].case,
                                              self.cards.by_id[i].category) for i in c.cards)))
                  for c in out}
+        order = {id(s): i for i, s in enumerate(cards)}  # solved order (ids are distinct)
         for m in ready:
             for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
@@ -873,7 +961,8 @@ class State:
                 if kind in kinds:
                     continue
                 kinds.add(kind)
-                out[Claim(m, tuple(s.card.id for s in sorted(chosen, key=cards.index)))] = None
+                chosen = sorted(chosen, key=lambda s: order[id(s)])
+                out[Claim(m, tuple(s.card.id for s in chosen))] = None
         return list(out)
 
     def _ready(self, p: int) -> dict[str, list[str]]:
@@ -945,7 +1034,7 @@ class State:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            self._random().shuffle(self.deck)
+            _shuffle(self._random(), self.deck)
         card = self._script.draw(self.deck) if self._script else self.deck.pop()
         self._draws.append(card)
         return card
@@ -964,6 +1053,7 @@ class State:
         """``case`` leaves the display: a dealt slot takes the pile's top, the pile's next
         card becomes the visible top (a gap when the pile is empty)."""
         self._asked = [None] * self.n
+        self._shown = None
         for key, row in self.display.items():
             if case in row:
                 j = row.index(case)
@@ -998,8 +1088,7 @@ class State:
                                        f"{cell_name(action.cell)}")
         r, c = action.cell
         self.pools[self.to_play].append(self.grid[r][c])
-        self.grid[r][c] = None
-        self.grid[r][c] = self._deal()
+        self._refill((take.cell,))
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
@@ -1009,29 +1098,33 @@ class State:
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
         if not cards:
             raise self._refuse(action, "the line has no card" if cells else "no such line")
-        k = self._script.choose(cards) if self._script else self._random().randrange(len(cards))
+        k = self._script.choose(cards) if self._script else _below(self._random(), len(cards))
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
-        for r, c in cells:
-            grid[r][c] = None
-        for r, c in cells:
-            grid[r][c] = self._deal()
+        self._refill(cells)
         self._end_turn()
 
     def _do_solve(self, action: Solve) -> None:
         self._need_step(action, (START,), "a Solve")
         p = self.to_play
-        if action.case not in self._targets(p):
+        due = self._affordable.get(action.case)  # an affordable case is a target
+        if due is None and action.case not in self._targets(p):
             raise self._refuse(action, f"{action.case!r} is neither in the display nor "
                                        "reserved by the player")
-        due = self._affordable.get(action.case)
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
                                        f"{due_dict(self._due(p, action.case))})")
-        spent = self._check_payment(action, _pay(due, self.pools[p]))
-        for card in spent:
-            self._leave_pool(p, card)
+        cheapest = _pay(due, self.pools[p])
+        spent = self._check_payment(action, cheapest)
+        if spent is None:  # the cheapest payment: its pool_after is the pool left
+            spent = [card for cards, _ in cheapest.uses for card in cards]
+            self.pools[p] = cheapest.pool_after[:]
+            if self.used and not self.used.isdisjoint(spent):
+                self.used = self.used.difference(spent)
+        else:
+            for card in spent:
+                self._leave_pool(p, card)
         self.discard.extend(spent)
         if WATSON in spent:
             card = self._deal()
@@ -1043,23 +1136,23 @@ class State:
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
-        self.solved[p].append(SolvedCard(card, card.discount))
+        self.solved[p].append(_solved_card(card, card.discount))
         self.scores[p] += card.points
         self._dues[p] = None
         self._asked[p] = None
         self._end_turn()
 
-    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str]:
+    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str] | None:
         """The cards ``action``'s uses spend, once checked: each use a legal one
-        (``use_pays``), the cards in the pool, the due covered; no uses: the cheapest
-        payment."""
+        (``use_pays``), the cards in the pool, the due covered; None when the payment is
+        ``cheapest`` (no uses, or its uses)."""
         pending = action.__dict__.get("_pending")
         if pending is not None and "uses" not in action.__dict__ \
                 and pending[0] == self._affordable.get(action.case) \
                 and pending[1] == self.pools[self.to_play]:
-            return [card for cards, _ in cheapest.uses for card in cards]  # listed as such
+            return None  # listed as such
         if not action.uses or action.uses == tuple(cheapest.uses):
-            return [card for cards, _ in cheapest.uses for card in cards]
+            return None
         due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
         for i, (cards, suit) in enumerate(action.uses):
@@ -1097,7 +1190,7 @@ class State:
             raise self._refuse(action, self._free_why(IRENE, "one of the player's solved "
                                                              "cards, to another suit"))
         p = self.to_play
-        self.solved[p] = [SolvedCard(s.card, action.suit) if s.card.id == action.case else s
+        self.solved[p] = [_solved_card(s.card, action.suit) if s.card.id == action.case else s
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
         self._dues[p] = None
@@ -1162,9 +1255,10 @@ class State:
         p = self.to_play
         self._claimable = None
         claimed = self.claimed[p]
-        key = (len(self.solved[p]), len(claimed))  # what claimable depends on
-        if (len(claimed) < len(MILESTONES) and key[0] - MILESTONE_SIZE * key[1] >= MILESTONE_SIZE
-                and self._quiet[p] != key):
+        solved = len(self.solved[p])
+        done = len(claimed)
+        if (solved - MILESTONE_SIZE * done >= MILESTONE_SIZE and done < _MILESTONE_COUNT
+                and self._quiet[p] != (key := (solved, done))):  # what claimable depends on
             if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
                 self.step = CLAIM
                 return
@@ -1210,14 +1304,14 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
     rng = random.Random(seed)
     state = State(cards, names, 0, cards.source)
     deck = clue_deck()
-    rng.shuffle(deck)
+    _shuffle(rng, deck)
     for r in range(SIZE):
         for c in range(SIZE):
             state.grid[r][c] = deck.pop()
     state.deck = deck
     for key, kind in DISPLAY.items():
         pile = [c.id for c in cards.of_kind(kind)]
-        rng.shuffle(pile)
+        _shuffle(rng, pile)
         row = state.display[key]
         for j in range(1, SLOTS):
             row[j] = pile.pop()
@@ -1235,11 +1329,13 @@ def from_position(position: Position, rng: random.Random) -> State:
     players = position.players
     state = State(position.cards, players, rng.getrandbits(64), position.cards_field)
     state.grid = [list(row) for row in position.grid]
+    state._boards = None
     deck = list(position.deck_counts().elements())
     rng.shuffle(deck)
     state.deck = deck
     state.discard = list(position.discard)
     state.display = {k: list(v) for k, v in position.display.items()}
+    state._shown = None
     for key, hidden in position.piles().items():
         rng.shuffle(hidden)
         state.piles[key] = hidden
