@@ -54,8 +54,8 @@ def table(record_file: str, source, seed, players, me, cards) -> None:
     \b
     Examples:
       deduce deductions table game.json --seed 7 --players Ann,Ben,Cat --me Ann
-      deduce deductions table game.json --from position.json
-      printf 'draw writings\\ntake b3 refill knowledge\\n' | deduce deductions table game.json
+      deduce deductions table live.json --from position.json
+      printf 'draw writings\\ntake b1 prop a1\\n' | deduce deductions table game.json
     """
     from deduce.models.deductions.table import TableSession
 

@@ -226,3 +226,16 @@ def test_best_is_the_advise_commands_view(tmp_path):
     assert why == ("Best: Obtain clues: the clues are worth more than solving now. Estimated "
                    "chance to win 41% ± 1 over 32 rollouts; next best, solve A Bearded Butler "
                    "(hound-suspect-2): 38%.")
+
+
+def test_the_help_examples_of_a_dealt_game_run_as_printed(tmp_path):
+    """The --help (and README) examples: lay out the deal of seed 7, then enter a draw and
+    a propped take through a pipe."""
+    made = through_pipes(["deductions", "table", "game.json", "--seed", "7", "--players",
+                          "Ann,Ben,Cat", "--me", "Ann"], tmp_path, "")
+    assert made.returncode == 0, made.stderr
+    assert piped(["deductions", "table", "game.json"], tmp_path,
+                 "draw writings\ntake b1 prop a1\n") == [
+        "ok: entry 1: Ann draws Writings",
+        "ok: entry 2: Ann takes Statements from b1, a prop over a1; dealt Writings"]
+    assert len(entries(tmp_path / "game.json")) == 2
