@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from deduce.core.errors import InputError
 from deduce.core.limits import MAX_FILE_BYTES, MAX_NESTING, ONE_SHOT_WAIT
@@ -455,3 +455,22 @@ def json_kind(value: Any, mapping: str = "an object") -> str:
     if isinstance(value, dict):
         return mapping
     return type(value).__name__
+
+
+def check_fields(data: dict, required: Sequence[str], optional: Sequence[str] = (), *,
+                 fail: Callable[[str, str], InputError]) -> None:
+    """Refuse a field of ``data`` that is neither ``required`` nor ``optional`` ("unknown
+    field (known: ...)"), then a ``required`` one that is missing ("missing field"): the
+    error is ``fail(message, key)``, which names the place in the file's own style.
+
+    >>> check_fields({"a": 1, "z": 2}, ("a",), ("b",), fail=lambda m, k: InputError(m, where=k))
+    Traceback (most recent call last):
+    deduce.core.errors.InputError: z: unknown field (known: a, b)
+    """
+    known = tuple(required) + tuple(optional)
+    for key in data:
+        if key not in known:
+            raise fail(f"unknown field (known: {', '.join(known)})", key)
+    for key in required:
+        if key not in data:
+            raise fail("missing field", key)

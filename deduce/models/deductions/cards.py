@@ -45,7 +45,7 @@ from typing import Any
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
-from deduce.core.records import json_kind, parse_toml_text, read_text
+from deduce.core.records import check_fields, json_kind, parse_toml_text, read_text
 
 SUITS = ("Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge")
 ALLIES = ("Sherlock Holmes", "Inspector Lestrade", "Dr. John Watson", "Mycroft Holmes",
@@ -244,13 +244,8 @@ def _card(row: Any, where: str) -> CaseCard:
     ident = row.get("id")
     if isinstance(ident, str) and 1 <= len(ident) <= MAX_NAME:
         where = f"{where} ({ident!r})"
-    for key in row:
-        if key not in CARD_KEYS:
-            raise InputError(f"unknown field (known: {', '.join(CARD_KEYS)})",
-                             where=f"{where}, field {key!r}")
-    for key in CARD_KEYS:
-        if key not in row:
-            raise InputError("missing field", where=f"{where}, field {key!r}")
+    check_fields(row, CARD_KEYS,
+                 fail=lambda message, key: InputError(message, where=f"{where}, field {key!r}"))
     for key in ("id", "name"):
         v = row[key]
         if not isinstance(v, str) or not 1 <= len(v.strip()) or len(v) > MAX_NAME:

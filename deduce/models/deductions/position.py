@@ -53,7 +53,7 @@ from deduce.core.errors import InputError
 from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
 from deduce.core.numbers import whole_number
-from deduce.core.records import json_kind, read_json
+from deduce.core.records import check_fields, json_kind, read_json
 from deduce.models.deductions.cards import (
     ALLIES,
     CASE_CARDS,
@@ -296,12 +296,7 @@ def parse_position(data: Any, where: str = "<position>", base: str | Path | None
     if not isinstance(data, dict):
         raise InputError(f"a position is a JSON object, got {json_kind(data)}", where=where)
     refuse_other_game(data, GAME, where)
-    for key in data:
-        if key not in REQUIRED + OPTIONAL:
-            raise r.fail(f"unknown field (known: {', '.join(REQUIRED + OPTIONAL)})", key)
-    for key in REQUIRED:
-        if key not in data:
-            raise r.fail("missing field", key)
+    check_fields(data, REQUIRED, OPTIONAL, fail=r.fail)
     if data["game"] != GAME:
         raise r.fail(f'expected "{GAME}", got {json_kind(data["game"])}', "game")
     cards_field = data.get("cards")
@@ -438,12 +433,8 @@ def _solved(r: _Reader, value: Any, path: str, cards: CardSet) -> tuple[SolvedCa
     for i, entry in enumerate(r.listed(value, "solved cards", path, CASE_CARDS)):
         at = f"{path}[{i}]"
         entry = r.table(entry, '"case" and "discount"', at)
-        for k in entry:
-            if k not in ("case", "discount"):
-                raise r.fail("unknown field (known: case, discount)", f"{at}.{k}")
-        for k in ("case", "discount"):
-            if k not in entry:
-                raise r.fail("missing field", f"{at}.{k}")
+        check_fields(entry, ("case", "discount"),
+                     fail=lambda message, k, at=at: r.fail(message, f"{at}.{k}"))
         card = r.name(entry["case"], cards.resolve, "a case id", f"{at}.case")
         out.append(SolvedCard(card, r.name(entry["discount"], resolve_suit, "a suit",
                                            f"{at}.discount")))
@@ -492,9 +483,7 @@ def _boolean(r: _Reader, value: Any, path: str) -> bool:
 
 def _turn(r: _Reader, value: Any) -> Turn:
     table = r.table(value, "number, step, used_allies", "turn")
-    for k in table:
-        if k not in TURN_KEYS:
-            raise r.fail(f"unknown field (known: {', '.join(TURN_KEYS)})", f"turn.{k}")
+    check_fields(table, (), TURN_KEYS, fail=lambda message, k: r.fail(message, f"turn.{k}"))
     number = table.get("number", 0)
     cap = ROUND_CAP * MAX_PLAYERS
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= cap:

@@ -61,6 +61,7 @@ from deduce.core.numbers import whole_number
 from deduce.core.records import (
     LockedSession,
     RecordLock,
+    check_fields,
     check_record_path,
     json_kind,
     read_json,
@@ -224,13 +225,8 @@ def load_record(path: str | Path) -> Record:
     if "setup" not in data and "display" in data:
         raise InputError("this is a Deductions position, not a table record: start a table "
                          "from it with --from POSITION", where=where)
-    for key in data:
-        if key not in RECORD_KEYS:
-            raise InputError(f"unknown field (known: {', '.join(RECORD_KEYS)})",
-                             where=f"{where}: field {key!r}")
-    for key in RECORD_KEYS:
-        if key not in data:
-            raise InputError("missing field", where=f"{where}: field {key!r}")
+    check_fields(data, RECORD_KEYS,
+                 fail=lambda message, key: InputError(message, where=f"{where}: field {key!r}"))
     setup = parse_position(data["setup"], f"{where}: setup", base=Path(path).parent)
     return Record(setup, _seed(data["seed"], where), _entries(data["entries"], where), where)
 
