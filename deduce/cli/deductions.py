@@ -10,7 +10,14 @@ from __future__ import annotations
 import click
 
 from deduce.cli.common import out, print_json, reports_errors
-from deduce.models.deductions.position import load_position
+
+
+def load_position(path: str):
+    """``position.load_position`` (``sample`` included), imported when a command runs."""
+    from deduce.models.deductions.position import load_position as load
+
+    return load(path)
+
 
 position_argument = click.argument("position_file", metavar="POSITION", type=click.Path())
 json_option = click.option("--json", "as_json", is_flag=True,

@@ -16,7 +16,7 @@ from deduce.cli.common import (
     reports_errors,
 )
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
-from deduce.models.deductions.advice import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
+from deduce.models.deductions import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
 
 
 @click.command(short_help="Bots play Deductions: each bot's win share with its 95% interval.")

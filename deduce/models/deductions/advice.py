@@ -43,15 +43,10 @@ from deduce.models.deductions.bots import (
     view_of,
 )
 from deduce.models.deductions.cards import MILESTONE_BONUS, SolvedCard
+from deduce.models.deductions import MAX_ROLLOUTS, MIN_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
 from deduce.models.deductions.milestones import max_bonus
 from deduce.models.deductions.position import WIN_POINTS, Position, cell_name, line_name
 
-#: rollouts per action by default, and the most one may ask for
-ROLLOUTS = 32
-MAX_ROLLOUTS = 1000
-#: the most rollouts of all actions together, and the fewest per action when it cuts
-TOTAL_ROLLOUTS = 300
-MIN_ROLLOUTS = 4
 #: greedy turns each rollout plays past the action before its leaf is scored
 ADVICE_DEPTH = 6
 MILESTONE_NAMES = {"diversity": "Diversity", "completion": "Case Completion"}
