@@ -27,6 +27,8 @@ RECORD_GAMES: dict[str, tuple[str, str, frozenset[str]]] = {
                                    "holmes", "watson", "allies", "first_case"})),
     "deductions": ("a Deductions position", "deduce deductions",
                    frozenset({"display", "pools", "reserved"})),
+    "irregulars": ("a Baker Street Irregulars position", "deduce irregulars",
+                   frozenset({"villains", "arrested", "tailing", "bsi"})),
 }
 
 

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from deduce.core.errors import InputError
+from deduce.core.fields import FieldReader as _Reader
 from deduce.core.games import refuse_other_game
 from deduce.core.names import normalise, resolve
 from deduce.core.numbers import whole_number
@@ -244,47 +245,6 @@ def load_position(path: str | Path) -> Position:
 def read_observation(observation: dict) -> dict:
     """An observation (``rules.State.observation``) read and written back."""
     return parse_position(observation, "observation").to_json()
-
-
-class _Reader:
-    """One position being read: ``where`` names the file; ``fail`` raises at a field."""
-
-    def __init__(self, where: str):
-        self.where = where
-
-    def fail(self, message: str, path: str) -> InputError:
-        return InputError(message, where=f"{self.where}: field {path!r}", field=_top(path))
-
-    def string(self, value: Any, what: str, path: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(f"expected {what} (a string), got {json_kind(value)}", path)
-        return value
-
-    def listed(self, value: Any, what: str, path: str, most: int) -> list:
-        if not isinstance(value, list):
-            raise self.fail(f"expected a list of {what}, got {json_kind(value)}", path)
-        if len(value) > most:
-            raise self.fail(f"{len(value)} entries; at most {most} {what} fit here", path)
-        return value
-
-    def table(self, value: Any, what: str, path: str) -> dict:
-        if not isinstance(value, dict):
-            raise self.fail(f"expected an object of {what}, got {json_kind(value)}", path)
-        return value
-
-    def name(self, value: Any, resolver: Callable[..., Any], what: str, path: str):
-        """``resolver(text, where=...)`` of a string ``value`` (its error names the field)."""
-        text = self.string(value, what, path)
-        try:
-            return resolver(text, where=f"{self.where}: field {path!r}")
-        except InputError as exc:
-            exc.field = exc.field or _top(path)
-            raise
-
-
-def _top(path: str) -> str:
-    """The top-level field of a field path: ``pools`` of ``pools.Ann[3]``."""
-    return path.split(".")[0].split("[")[0]
 
 
 def parse_position(data: Any, where: str = "<position>", base: str | Path | None = None
