@@ -33,4 +33,6 @@ GAMES: dict[str, GameEntry] = {
                                  "deduce.models.detective_story.rules:read_observation"),
     "deductions": GameEntry("deduce.models.deductions", "deduce.models.deductions.rules:new_game",
                             "deduce.models.deductions.position:read_observation"),
+    "irregulars": GameEntry("deduce.models.irregulars", "deduce.models.irregulars.rules:new_game",
+                            "deduce.models.irregulars.rules:read_observation"),
 }

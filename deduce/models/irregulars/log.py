@@ -18,6 +18,13 @@ afford no card and passed the whole hand; a player missing: not revealed yet, so
 cycle of a log may have no picks). In solo, Holmes's hand is seen when the hands are
 swapped: it is ``me``'s next ``hand``, and his pick is his entry in ``picks``.
 
+Two optional keys say where the current phase stands, public facts a position cannot hold
+(written only when set): ``"acted"``, the players who have acted in the current phase, in
+order (investigate: who has picked or passed; arrest, tail, bonus: who has had their turn,
+a player with nothing to do counting as having had it), and ``"final": true`` in the final
+Arrest Phase after the 4th round's BSI Bonus (its position reads round 4, cycle 4, phase
+arrest, like the 4th cycle's own Arrest Phase).
+
 ``parse_log`` checks it against the position it goes with (``where`` names the file in
 messages): every id an Evidence card of the set, at most ``CYCLES_PER_DEAL`` cycles, the
 hands of ``HAND_SIZE`` cards or fewer, each pick a player's.
@@ -30,13 +37,14 @@ from typing import Any, Mapping
 
 from deduce.core.fields import FieldReader
 from deduce.core.names import resolve
-from deduce.core.records import check_fields
+from deduce.core.records import check_fields, json_kind
 from deduce.models.irregulars.cards import EVIDENCE_CARDS, CardSet
 
 DIRECTIONS = ("left", "right")
 CYCLES_PER_DEAL = 4
 HAND_SIZE = 5
 LOG_KEYS = ("deal", "direction", "gone", "cycles")
+OPTIONAL_KEYS = ("acted", "final")
 MAX_DEALS = 5
 
 
@@ -58,10 +66,17 @@ class RoundLog:
     direction: str
     gone: tuple[str, ...] = ()
     cycles: tuple[CycleSeen, ...] = ()
+    acted: tuple[str, ...] = ()
+    final: bool = False
 
     def to_json(self) -> dict:
-        return {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
-                "cycles": [c.to_json() for c in self.cycles]}
+        out = {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
+               "cycles": [c.to_json() for c in self.cycles]}
+        if self.acted:
+            out["acted"] = list(self.acted)
+        if self.final:
+            out["final"] = True
+        return out
 
     def seen(self) -> set[str]:
         """Every card id this log shows (hands, picks, cards gone)."""
@@ -78,7 +93,7 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
     ``where`` and the field path under ``path``."""
     r = FieldReader(where)
     table = r.table(data, "deal, direction, gone and cycles", path)
-    check_fields(table, LOG_KEYS, fail=lambda m, k: r.fail(m, f"{path}.{k}"))
+    check_fields(table, LOG_KEYS, OPTIONAL_KEYS, fail=lambda m, k: r.fail(m, f"{path}.{k}"))
     deal = r.whole(table["deal"], 1, MAX_DEALS, "the deal", f"{path}.deal")
     direction = r.name(table["direction"], lambda t, where: resolve(
         t, DIRECTIONS, "direction", where=where), "left or right", f"{path}.direction")
@@ -106,4 +121,16 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
                              f"{at}.picks.{name}")
             picks[name] = None if v is None else card(v, f"{at}.picks.{name}")
         cycles.append(CycleSeen(hand, picks))
-    return RoundLog(deal, direction, gone, tuple(cycles))
+    acted = []
+    for i, name in enumerate(r.listed(table.get("acted", []), "player names", f"{path}.acted",
+                                      len(players))):
+        at = f"{path}.acted[{i}]"
+        if r.string(name, "a player name", at) not in players:
+            raise r.fail(f"{name!r} is not a player (players: {', '.join(players)})", at)
+        if name in acted:
+            raise r.fail(f"{name!r} is listed twice", at)
+        acted.append(name)
+    final = table.get("final", False)
+    if not isinstance(final, bool):
+        raise r.fail(f"expected true or false, got {json_kind(final)}", f"{path}.final")
+    return RoundLog(deal, direction, gone, tuple(cycles), tuple(acted), final)

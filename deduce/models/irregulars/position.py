@@ -17,7 +17,8 @@ e.g. ``game.json: field 'evidence.Ann[1].card'``:
 - the per-player tables (``evidence``, ``bsi``, ``tailing``, ``arrested``, ``boards``)
   have an entry for each player and no other;
 - ``hand``: Evidence ids, at most 5 (``HAND_SIZE``). Decision: in the ``bonus`` phase
-  ``hand`` lists the unchosen cards face up in the middle (the BSI Bonus's choices);
+  ``hand`` lists the unchosen cards face up in the middle (the BSI Bonus's choices: up to
+  5 per player, since a player who could afford nothing passed a whole hand on);
 - every card in one place: the hand, a player's Evidence; a Villain visible, or arrested
   by one player; ``villains`` at most 5 (``ROW``), a tailed Villain visible;
 - tokens: ``available + spent + (1 if tailing)`` is 13 for every player;
@@ -199,9 +200,9 @@ def parse_position(data: Any, where: str = "<position>", base: str | Path | None
     phase = r.name(data["phase"], lambda t, where: resolve(t, phases, "phase", where=where),
                    "a phase", "phase")
     evidence_id = _evidence_resolver(cards)
+    most = HAND_SIZE * len(players) if phase == BONUS else HAND_SIZE  # the middle
     hand = tuple(r.name(v, evidence_id, "an Evidence id", f"hand[{i}]")
-                 for i, v in enumerate(r.listed(data["hand"], "Evidence ids", "hand",
-                                                HAND_SIZE)))
+                 for i, v in enumerate(r.listed(data["hand"], "Evidence ids", "hand", most)))
     villains = tuple(r.name(v, _villain_resolver(cards), "a Villain id", f"villains[{i}]")
                      for i, v in enumerate(r.listed(data["villains"], "Villain ids",
                                                     "villains", ROW)))
