@@ -120,7 +120,7 @@ from deduce.models.irregulars.cards import (
     mask_icons,
     shipped_cards,
 )
-from deduce.models.irregulars.covers import arrest_covers
+from deduce.models.irregulars.covers import POP, arrest_covers
 from deduce.models.irregulars.hidden import Hidden
 from deduce.models.irregulars.log import CycleSeen, RoundLog, parse_log
 from deduce.models.irregulars.position import (
@@ -290,10 +290,56 @@ ACTION_FIELDS = {"pick": ("card",), "pass": (), "resupply": ("keep_tail",),
 MAX_ARREST_CARDS = 9
 
 
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, drawn as ``random.Random.shuffle`` draws it (the same
+    ``getrandbits`` calls and swaps, so the same order), with the draws inlined."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+#: per card set (by id, the set kept alive): the ids of each deck, of the Villains, the
+#: Plot Twists and the Inspectors, in the set's order
+_IDS: dict[int, tuple[CardSet, dict]] = {}
+
+
+def _ids(cards: CardSet) -> dict:
+    found = _IDS.get(id(cards))
+    if found is None or found[0] is not cards:
+        if len(_IDS) >= 64:
+            _IDS.clear()
+        found = _IDS[id(cards)] = (cards, {
+            "decks": {d: [c.id for c in cards.deck(d)] for d in DECKS},
+            "villains": [v.id for v in cards.villains],
+            "twists": [t.id for t in cards.plot_twists],
+            "inspectors": [i.id for i in cards.inspectors]})
+    return found[1]
+
+
 def _made(memo: dict, key: str, make) -> Any:
     found = memo.get(key)
     if found is None:
         found = memo[key] = make(key)
+    return found
+
+
+#: the Arrest actions listed so far, by (villain, cards, board); emptied when full
+_ARRESTS: dict[tuple, Arrest] = {}
+ARREST_MEMO = 1 << 15
+
+
+def _arrest_action(villain: str, cards: tuple[str, ...], holmes: bool) -> Arrest:
+    key = (villain, cards, holmes)
+    found = _ARRESTS.get(key)
+    if found is None:
+        if len(_ARRESTS) >= ARREST_MEMO:
+            _ARRESTS.clear()
+        found = _ARRESTS[key] = Arrest(villain, cards, holmes)
     return found
 
 
@@ -679,28 +725,30 @@ class State:
         return [c for c in self.owned[p] if c not in used] if used else self.owned[p][:]
 
     def _arrest_choices(self, p: int) -> list:
-        """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide)."""
+        """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide). A Villain
+        is tried only when the icons no card shows fit in the allowance."""
         unused = self._unused(p)
-        masks = [self._ev[c].mask for c in unused]
+        ev, vil = self._ev, self._vil
+        masks = [ev[c].mask for c in unused]
+        shown = 0
+        for m in masks:
+            shown |= m
         boards = self.boards[p]
         board = HOLMES_BOARD in boards
         tail = self.tailing[p]
         out: list = []
-        if masks:
-            withs = (False, True) if board else (False,)
-            for v in self.row:
-                mask = self._vil[v].mask
-                for ignore in withs:
-                    found = arrest_covers(masks, mask, allowance(tail == v, ignore),
-                                          ARREST_CHOICES)
-                    if found is not None:
-                        out.extend(Arrest(v, tuple(unused[i] for i in cover), ignore)
-                                   for cover in found[1])
-        elif board or tail is not None:  # a Villain of few icons may need no card
-            for v in self.row:
-                for ignore in ((False, True) if board else (False,)):
-                    if len(self._vil[v].icons) <= allowance(tail == v, ignore):
-                        out.append(Arrest(v, (), ignore))
+        for v in self.row:
+            mask = vil[v].mask
+            gaps = POP[mask] - POP[mask & shown]
+            allowed = 1 if tail == v else 0
+            if gaps <= allowed:
+                found = arrest_covers(masks, mask, allowed, ARREST_CHOICES)
+                out.extend(_arrest_action(v, tuple(unused[i] for i in cover), False)
+                           for cover in found[1])
+            if board and gaps <= allowed + 1:
+                found = arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)
+                out.extend(_arrest_action(v, tuple(unused[i] for i in cover), True)
+                           for cover in found[1])
         out.append(NO_ARREST)
         if boards and not self.solo:
             first = self.order[0] == p
@@ -1012,7 +1060,7 @@ class State:
             deck = self.decks[d]
             for _ in range(min(self.n, len(deck))):
                 drawn.append(deck.pop())
-        self._random().shuffle(drawn)
+        _shuffle(self._random(), drawn)
         self.hands = [sorted(drawn[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(self.n)]
         self.deal = number
         self.packets = [tuple(tuple(h) for h in self.hands)]
@@ -1080,7 +1128,7 @@ class State:
             deck = self.decks[d]
             for _ in range(min(SOLO_DRAW, len(deck))):
                 drawn.append(deck.pop())
-        self._random().shuffle(drawn)
+        _shuffle(self._random(), drawn)
         half = len(drawn) // 2 + len(drawn) % 2
         self.hands = [sorted(drawn[:min(half, HAND_SIZE)]), sorted(drawn[half:])]
         self.packets = [tuple(tuple(h) for h in self.hands)]
@@ -1274,12 +1322,13 @@ _DO = {Pick: State._do_pick, PassHand: State._do_pass, Resupply: State._do_resup
 
 # ---------------------------------------------------------------------------------- setup
 def _setup(rng: random.Random, state: State, cards: CardSet) -> None:
+    ids = _ids(cards)
     for d in DECKS:
-        deck = [c.id for c in cards.deck(d)]
-        rng.shuffle(deck)
+        deck = ids["decks"][d][:]
+        _shuffle(rng, deck)
         state.decks[d] = deck
-    villains = [v.id for v in cards.villains]
-    rng.shuffle(villains)
+    villains = ids["villains"][:]
+    _shuffle(rng, villains)
     state.row = [villains.pop() for _ in range(min(ROW, len(villains)))]
     state.villain_deck = villains
 
@@ -1302,12 +1351,12 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
     rng = random.Random(seed)
     state = State(cards, names, MULTI, 0, cards.source)
     _setup(rng, state, cards)
-    twists = [t.id for t in cards.plot_twists]
-    rng.shuffle(twists)
+    twists = _ids(cards)["twists"][:]
+    _shuffle(rng, twists)
     state.twists = twists
-    state.inspectors = rng.sample([i.id for i in cards.inspectors], players)
+    state.inspectors = rng.sample(_ids(cards)["inspectors"], players)
     order = list(range(players))
-    rng.shuffle(order)
+    _shuffle(rng, order)
     state.order = order
     state.chance_seed = rng.getrandbits(64)
     state._start_round(1)
@@ -1324,7 +1373,7 @@ def new_solo(seed: int, cards: CardSet | None = None, name: str = "Ann") -> Stat
     rng = random.Random(seed)
     state = State(cards, names, SOLO, 0, cards.source)
     _setup(rng, state, cards)
-    state.inspectors = [rng.choice([i.id for i in cards.inspectors]), None]
+    state.inspectors = [rng.choice(_ids(cards)["inspectors"]), None]
     state.order = [HOLMES_SEAT, 0]
     state.chance_seed = rng.getrandbits(64)
     state._solo_deal()
