@@ -400,6 +400,7 @@ REGISTRY = {
     "case-notes": "deduce.models.casenotes.selfplay",
     "detective-story": "deduce.models.detective_story.selfplay",
     "deductions": "deduce.models.deductions.selfplay",
+    "irregulars": "deduce.models.irregulars.selfplay",
 }
 
 

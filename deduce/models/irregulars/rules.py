@@ -521,6 +521,8 @@ class State:
         self.packets: list[tuple[tuple[str, ...], ...]] = []
         self.revealed: list[tuple[str | None, ...]] = []
         self.gone: list[str] = []
+        #: every Evidence card out of play (``gone`` is the part of it seen face up)
+        self.discard: list[str] = []
         self.deal = 1
         self.direction = "left"
         self.acted: list[int] = []
@@ -599,6 +601,7 @@ class State:
         c.packets = self.packets[:]
         c.revealed = self.revealed[:]
         c.gone = self.gone[:]
+        c.discard = self.discard[:]
         c.acted = self.acted[:]
         c.bonus_order = self.bonus_order[:]
         return c
@@ -1096,7 +1099,8 @@ class State:
     def _start_bonus(self) -> None:
         effect = self._effect()
         if effect == NO_BSI_BONUS:
-            self.middle = []  # discarded unseen
+            self.discard.extend(self.middle)  # unseen
+            self.middle = []
             self.boards = [[] for _ in range(self.n)]
             self._end_round(bonus=False)
             return
@@ -1113,11 +1117,13 @@ class State:
         if self.round < ROUNDS:
             if bonus:
                 self.gone.extend(self.middle)  # seen face up
+            self.discard.extend(self.middle)
             for s in range(self.n):
                 self.available[s] += self.spent[s]
                 self.spent[s] = 0
             self._start_round(self.round + 1)
         else:
+            self.discard.extend(self.middle)
             self.middle = []
             self._start_phase(FINAL)
 
@@ -1176,6 +1182,7 @@ class State:
         self.hands = [self.hands[1], self.hands[0]]
         if len(self.packets) == CYCLES and self.cycle < SOLO_CYCLES:
             self.gone.extend(sorted(self.hands[0] + self.hands[1]))
+            self.discard.extend(sorted(self.hands[0] + self.hands[1]))
             self.deal += 1
             self._solo_deal()
         else:
@@ -1257,6 +1264,10 @@ class State:
                 state.middle = sorted(hidden.middle)
         state.revealed = [tuple(c.picks[name] for name in names) for c in revealed]
         state._rebuild_packets(lg, me, hidden)
+        placed = {c for h in state.hands for c in h} | set(state.picked.values()) | \
+            {c for o in state.owned for c in o} | set(state.middle) | \
+            {c for d in state.decks.values() for c in d}
+        state.discard = [c.id for c in state.cards.evidence if c.id not in placed]
         state._advance()
         return state
 
