@@ -37,7 +37,6 @@ from tests.irregulars.helpers import (
     HEART_GANG,
     MORAN,
     MORIARTY,
-    PRINT,
     SKULL,
     arrest_turn,
     settle,
