@@ -139,12 +139,17 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
     ``masks``, ascending; the covers come in lexicographic order of their groups' icon
     masks (each cover's masks ascending), at most ``cap``. Answers are remembered by the
     groups' icons alone (``_MEMO``), so the same groups in another hand cost nothing."""
+    reps: dict[int, int] = {}  # ``representatives``, inlined: the engine's hot spot
     shown = 0
-    for m in masks:
-        shown |= m
-    if POP[shown & villain] < POP[villain] - allowed:
+    for i, m in enumerate(masks):
+        useful = m & villain
+        if useful:
+            shown |= useful
+            j = reps.get(useful)
+            if j is None or POP[m] < POP[masks[j]]:
+                reps[useful] = i
+    if POP[shown] < POP[villain] - allowed:
         return None
-    reps = representatives(masks, villain)
     groups = tuple(sorted(reps))
     key = (groups, villain, allowed, cap)
     found = _MEMO.get(key, _MEMO)

@@ -719,8 +719,9 @@ class State:
         return []
 
     def _picks(self, p: int) -> list:
-        ev, money = self._ev, self.available[p]
-        picks = [_made(_PICKS, c, Pick) for c in self.hands[p] if ev[c].cost <= money]
+        ev, money, made = self._ev, self.available[p], _PICKS.get
+        picks = [made(c) or _made(_PICKS, c, Pick) for c in self.hands[p]
+                 if ev[c].cost <= money]
         return picks or [PASS_HAND]
 
     def _unused(self, p: int) -> list[str]:
