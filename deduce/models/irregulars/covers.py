@@ -126,10 +126,28 @@ def representatives(masks: Sequence[int], villain: int) -> dict[int, int]:
     return best
 
 
-#: ``arrest_covers`` answers by (the groups' icons, villain, allowed, cap); emptied when
-#: it holds ``MEMO_CAP``
+#: ``arrest_covers`` answers by (the groups' icons squeezed, the Villain's icon count,
+#: allowed, cap); emptied when it holds ``MEMO_CAP``
 _MEMO: dict[tuple, tuple[int, list[tuple[int, ...]]] | None] = {}
 MEMO_CAP = 1 << 16
+#: per Villain mask: every mask's icons of it squeezed to the lowest bits, in order
+_SQUEEZE: dict[int, list[int]] = {}
+
+
+def squeezed(villain: int) -> list[int]:
+    """The table mapping a mask to its icons of ``villain`` renumbered 0, 1, ... in
+    order (an order-keeping map: the groups sort alike, so covers list alike, and every
+    Villain of k icons shares the memo's answers).
+
+    >>> squeezed(0b1010)[0b1000], squeezed(0b1010)[0b1111]
+    (2, 3)
+    """
+    table = _SQUEEZE.get(villain)
+    if table is None:
+        bits = [b for b in range(9) if villain >> b & 1]
+        table = _SQUEEZE[villain] = [
+            sum(1 << i for i, b in enumerate(bits) if m >> b & 1) for m in range(1 << 9)]
+    return table
 
 
 def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
@@ -138,7 +156,9 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
     None when no set of the cards covers it. A cover is a tuple of indices into
     ``masks``, ascending; the covers come in lexicographic order of their groups' icon
     masks (each cover's masks ascending), at most ``cap``. Answers are remembered by the
-    groups' icons alone (``_MEMO``), so the same groups in another hand cost nothing."""
+    groups' icons alone, squeezed (``_MEMO``, ``squeezed``), so the same groups in
+    another hand, or the same pattern of another Villain of as many icons, cost
+    nothing."""
     reps: dict[int, int] = {}  # ``representatives``, inlined: the engine's hot spot
     shown = 0
     for i, m in enumerate(masks):
@@ -150,13 +170,16 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
                 reps[useful] = i
     if POP[shown] < POP[villain] - allowed:
         return None
-    groups = tuple(sorted(reps))
-    key = (groups, villain, allowed, cap)
+    groups = sorted(reps)
+    table = _SQUEEZE.get(villain) or squeezed(villain)
+    small = tuple([table[g] for g in groups])
+    count = POP[villain]
+    key = (small, count, allowed, cap)
     found = _MEMO.get(key, _MEMO)
     if found is _MEMO:
         if len(_MEMO) >= MEMO_CAP:
             _MEMO.clear()
-        found = _MEMO[key] = min_covers(groups, villain, allowed, cap)
+        found = _MEMO[key] = min_covers(small, (1 << count) - 1, allowed, cap)
     if found is None:  # pragma: no cover - the groups show every icon the cards show
         return None
     return found[0], [tuple(sorted(reps[groups[i]] for i in cover)) for cover in found[1]]

@@ -277,6 +277,7 @@ Action = Union[Pick, PassHand, Resupply, Arrest, NoArrest, Jump, Watson, Wiggins
 PASS_HAND, NO_ARREST, JUMP, WATSON, NO_TAIL = PassHand(), NoArrest(), Jump(), Watson(), NoTail()
 _PICKS: dict[str, Pick] = {}
 _TAILS: dict[str, Tail] = {}
+_WIGGINS: dict[str, Wiggins] = {}
 _TAKES: dict[str, TakeCard] = {}
 _BOARD_TAKES = {b: TakeBoard(b) for b in BOARDS}
 _RESUPPLY = (Resupply(True), Resupply(False))
@@ -317,7 +318,10 @@ def _ids(cards: CardSet) -> dict:
             "decks": {d: [c.id for c in cards.deck(d)] for d in DECKS},
             "villains": [v.id for v in cards.villains],
             "twists": [t.id for t in cards.plot_twists],
-            "inspectors": [i.id for i in cards.inspectors]})
+            "inspectors": [i.id for i in cards.inspectors],
+            "mask": {c.id: c.mask for c in cards.evidence},
+            "cost": {c.id: c.cost for c in cards.evidence},
+            "vmask": {v.id: v.mask for v in cards.villains}})
     return found[1]
 
 
@@ -491,6 +495,8 @@ class State:
         self.cards = cards
         self._ev = cards.evidence_by_id
         self._vil = cards.villain_by_id
+        ids = _ids(cards)
+        self._mask, self._cost, self._vmask = ids["mask"], ids["cost"], ids["vmask"]
         self.names = tuple(names)
         self.n = n
         self.mode = mode
@@ -719,9 +725,9 @@ class State:
         return []
 
     def _picks(self, p: int) -> list:
-        ev, money, made = self._ev, self.available[p], _PICKS.get
+        cost, money, made = self._cost, self.available[p], _PICKS.get
         picks = [made(c) or _made(_PICKS, c, Pick) for c in self.hands[p]
-                 if ev[c].cost <= money]
+                 if cost[c] <= money]
         return picks or [PASS_HAND]
 
     def _unused(self, p: int) -> list[str]:
@@ -731,9 +737,10 @@ class State:
     def _arrest_choices(self, p: int) -> list:
         """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide). A Villain
         is tried only when the icons no card shows fit in the allowance."""
-        unused = self._unused(p)
-        ev, vil = self._ev, self._vil
-        masks = [ev[c].mask for c in unused]
+        used = self.used[p]
+        unused = [c for c in self.owned[p] if c not in used] if used else self.owned[p]
+        of, vmask = self._mask, self._vmask
+        masks = [of[c] for c in unused]
         shown = 0
         for m in masks:
             shown |= m
@@ -742,17 +749,15 @@ class State:
         tail = self.tailing[p]
         out: list = []
         for v in self.row:
-            mask = vil[v].mask
+            mask = vmask[v]
             gaps = POP[mask] - POP[mask & shown]
             allowed = 1 if tail == v else 0
             if gaps <= allowed:
-                found = arrest_covers(masks, mask, allowed, ARREST_CHOICES)
-                out.extend(_arrest_action(v, tuple(unused[i] for i in cover), False)
-                           for cover in found[1])
+                for cover in arrest_covers(masks, mask, allowed, ARREST_CHOICES)[1]:
+                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), False))
             if board and gaps <= allowed + 1:
-                found = arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)
-                out.extend(_arrest_action(v, tuple(unused[i] for i in cover), True)
-                           for cover in found[1])
+                for cover in arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)[1]:
+                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), True))
         out.append(NO_ARREST)
         if boards and not self.solo:
             first = self.order[0] == p
@@ -761,12 +766,8 @@ class State:
             if WATSON_BOARD in boards and not first:
                 out.append(WATSON)
             if WIGGINS_BOARD in boards and tail is not None:
-                out.extend(Wiggins(v) for v in self.row if v != tail)
+                out.extend(_made(_WIGGINS, v, Wiggins) for v in self.row if v != tail)
         return out
-
-    def _can_tail(self, p: int) -> bool:
-        return (self.available[p] > 0 and self.tailing[p] is None and bool(self.row)
-                and not (self.solo and p == HOLMES_SEAT))
 
     def _bonus_choices(self) -> list:
         out: list = [_made(_TAKES, c, TakeCard) for c in dict.fromkeys(self.middle)]
@@ -970,7 +971,8 @@ class State:
                         return
                 self._reveal()  # pragma: no cover - the last pick reveals
             elif phase in (ARREST, FINAL):
-                p = self._next(self.order)
+                acted = self.acted
+                p = next((s for s in self.order if s not in acted), None)
                 if p is None:
                     self._end_arrest()
                     continue
@@ -983,11 +985,13 @@ class State:
                     return
                 self.acted.append(p)
             elif phase == TAIL:
-                p = self._next(self.order)
+                acted = self.acted
+                p = next((s for s in self.order if s not in acted), None)
                 if p is None:
                     self._end_tail()
                     continue
-                if self._can_tail(p):
+                if self.tailing[p] is None and self.available[p] > 0 and self.row and \
+                        not (self.solo and p == HOLMES_SEAT):
                     self.turn = p
                     return
                 self.acted.append(p)
@@ -1076,9 +1080,10 @@ class State:
     def _reveal(self) -> None:
         """Every pick revealed and paid; the hands pass (the 4th cycle: to the middle)."""
         picks = tuple(self.picked.get(s) for s in range(self.n))
+        costs = self._cost
         for s, c in enumerate(picks):
             if c is not None:
-                cost = self._ev[c].cost
+                cost = costs[c]
                 self.available[s] -= cost
                 self.spent[s] += cost
                 self.owned[s].append(c)
@@ -1090,7 +1095,7 @@ class State:
             for s in range(self.n):
                 hands[(s + step) % self.n] = self.hands[s]
             self.hands = hands
-            self.packets.append(tuple(tuple(h) for h in hands))
+            self.packets.append(tuple(map(tuple, hands)))
         else:
             self.middle_put = tuple(tuple(h) for h in self.hands)
             self.middle = sorted(c for h in self.hands for c in h)
