@@ -11,12 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deduce.models.irregulars.arrest import (
+    EDGE_BIT,
     HOLMES_BOARD,
+    PAIRS,
     TAIL,
     Tableau,
     answer_json,
     arrest,
     arrests,
+    arrests_json,
     best_arrest,
     covers,
     fewest_cards,
@@ -24,6 +27,7 @@ from deduce.models.irregulars.arrest import (
     naive_arrest,
     naive_fewest_cards,
     position_arrests,
+    position_json,
     shortfall,
 )
 from deduce.models.irregulars.cards import (
@@ -217,10 +221,41 @@ def test_sample_position_by_hand():
     V07 and V12 both 6 points, V07 with fewer cards."""
     pos = load_position("sample")
     options = position_arrests(pos, "Ann")
-    assert answer_json("Ann", options) == SAMPLE_ANSWER
+    assert answer_json("Ann", options) == SAMPLE_ANSWER == position_json(pos, "Ann")
     assert [a.to_json() for a in options] == SAMPLE_ANSWER["villains"]
     cards = pos.unused("Ann")
     for a in options:
         want = naive_arrest(cards, a.villain, a.villain.id == "V07", True)
         assert (a.arrestable, len(a.cards), a.uses, a.missing) == (
             want.arrestable, len(want.cards), want.uses, want.missing)
+
+
+def brute_matching(edges: int) -> int:
+    pairs = [PAIRS[k] for k in range(len(PAIRS)) if edges >> k & 1]
+    for size in range(len(pairs), 0, -1):
+        for chosen in combinations(pairs, size):
+            if sum(chosen).bit_count() == 2 * size:
+                return size
+    return 0
+
+
+@settings(max_examples=300)
+@given(st.integers(0, (1 << 36) - 1).map(lambda e: e & (e >> 3) & (e >> 7)))
+def test_max_matching_is_brute_force(edges):
+    """Random sparse edge sets on 9 icons (the shift-and keeps about 1 edge in 8)."""
+    got = max_matching(edges)
+    assert sum(got).bit_count() == 2 * len(got)           # disjoint
+    assert all(EDGE_BIT[p] & edges for p in got)          # edges of the set
+    assert len(got) == brute_matching(edges)
+
+
+@settings(max_examples=40)
+@given(st.randoms(use_true_random=False))
+def test_arrests_json_is_answer_json_of_arrests(rng):
+    cs = shipped_cards()
+    cards = rng.sample(cs.evidence, rng.randint(0, 25))
+    row = rng.sample(cs.villains, 5)
+    tailed = rng.choice([None] + [v.id for v in row])
+    board = rng.random() < 0.5
+    assert arrests_json("Cat", cards, row, tailed, board) == answer_json(
+        "Cat", arrests(cards, row, tailed, board))
