@@ -365,18 +365,19 @@ def arrest(cards: Sequence[Evidence], villain: Villain, tailing: bool, board: bo
 
 
 def solve_row(tableau: Tableau, villains: Sequence[Villain], tailed: str | None,
-              board: bool) -> list[tuple[list[int] | None, tuple[str, ...], tuple[str, ...]]]:
+              board: bool, tail_all: bool = False
+              ) -> list[tuple[list[int] | None, tuple[str, ...], tuple[str, ...]]]:
     """The core of ``arrests`` and ``arrests_json``: for each of ``villains`` (in their
     order) ``(cards, uses, missing)``, ``cards`` the indices of a smallest set in
     ``tableau`` (None: not arrestable), the player tailing the Villain of id ``tailed``
-    (None: none) and holding an unused Holmes board when ``board``. One loop for the whole
-    row (the arrest query's time: the greedy step of ``max_matching`` and the board's
+    (None: none; ``tail_all``: as if tailing every one, solo Holmes) and holding an unused
+    Holmes board when ``board``. One loop for the whole row (the arrest query's time: the greedy step of ``max_matching`` and the board's
     choice are inlined)."""
     shown, all_edges, cover = tableau.shown, tableau.edges, tableau.cover
     out = []
     for villain in villains:
         wanted = villain.mask
-        tailing = villain.id == tailed
+        tailing = tail_all or villain.id == tailed
         allowed = tailing + board
         uses = (TAIL,) if tailing else ()
         gaps = (wanted & ~shown).bit_count()
@@ -415,15 +416,17 @@ def solve_row(tableau: Tableau, villains: Sequence[Villain], tailed: str | None,
 
 
 def arrests(cards: Sequence[Evidence], villains: Sequence[Villain], tailed: str | None,
-            board: bool, tableau: Tableau | None = None) -> list[Arrest]:
+            board: bool, tableau: Tableau | None = None, tail_all: bool = False
+            ) -> list[Arrest]:
     """``arrest`` for each of ``villains`` (in their order) from the same unused Evidence
-    ``cards``, the player tailing the Villain of id ``tailed`` (None: none)."""
+    ``cards``, the player tailing the Villain of id ``tailed`` (None: none; ``tail_all``:
+    every one, as solo Holmes does)."""
     if tableau is None:
         tableau = Tableau([c.mask for c in cards])
+    rows = solve_row(tableau, villains, tailed, board, tail_all)
     return [Arrest(v, chosen is not None, () if chosen is None else
                    tuple([cards[i] for i in chosen]), uses, missing)
-            for v, (chosen, uses, missing) in zip(villains, solve_row(tableau, villains,
-                                                                      tailed, board))]
+            for v, (chosen, uses, missing) in zip(villains, rows)]
 
 
 def arrests_json(player: str, cards: Sequence[Evidence], villains: Sequence[Villain],
