@@ -95,8 +95,8 @@ def test_sample_plan_by_hand():
                         "uses": ["holmes"]},
                        {"villain": "V07", "points": 6, "cards": ["E006", "E010", "E022"],
                         "uses": ["tail"]}]}
-    # one Arrest Phase left (round 4's final one): the 6 points of V07 or V12, V07 first
-    # in the row, both 2 cards with the board: the fewest cards break nothing, any of them
+    # one Arrest Phase left (round 4's final one): 6 points, V07 (2 cards with the tail and
+    # the board) rather than V12 (3 cards)
     for phase in ("tail", "bonus"):
         one = plan(position(round=4, cycle=4, phase=phase), "Ann").to_json()
         assert (one["phases_left"], one["points"], len(one["arrests"])) == (1, 6, 1)

@@ -174,7 +174,11 @@ def parse_position(data: Any, where: str = "<position>", base: str | Path | None
     r = FieldReader(where)
     if not isinstance(data, dict):
         raise InputError(f"a position is a JSON object, got {json_kind(data)}", where=where)
-    refuse_other_game(data, GAME, where)
+    try:
+        refuse_other_game(data, GAME, where)
+    except InputError as exc:  # the record of another game: its field "game" is at fault
+        exc.field = exc.field or "game"
+        raise
     check_fields(data, REQUIRED, OPTIONAL, fail=r.fail)
     if data["game"] != GAME:
         raise r.fail(f'expected "{GAME}", got {json_kind(data["game"])}', "game")
