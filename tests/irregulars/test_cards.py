@@ -22,6 +22,7 @@ from deduce.models.irregulars.cards import (
     MAX_NAME,
     MAX_POINTS,
     OBJECTIVE_KINDS,
+    STORY,
     TYPES,
     load_cards,
     parse_cards,
@@ -93,7 +94,7 @@ def test_shipped_counts_and_ranges():
     assert [c.id for c in cs.deck(1)] == [f"E{i:03}" for i in range(1, 21)]
     for c in cs.evidence:
         assert c.type in TYPES and c.colour in COLOURS and 0 <= c.cost <= MAX_COST
-        assert len(c.story) == 4 and c.story.isupper() or c.story.isalnum()
+        assert STORY.fullmatch(c.story)
         assert 1 <= len(c.icons) <= 2 and set(c.icons) <= set(ICONS)
         assert 1 <= len(c.name) <= MAX_NAME
     for v in cs.villains:
