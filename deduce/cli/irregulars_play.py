@@ -1,8 +1,6 @@
 """``deduce irregulars selfplay``: bots play Baker Street Irregulars, multiplayer or solo
 against Holmes.
-
-``irregulars`` is a minimal group holding it, which ``cli/main.py`` registers until the
-group of ``cli/irregulars.py`` (helper "solvers") takes the command.
+(``cli/main.py`` attaches it to the ``irregulars`` group of ``cli/irregulars.py``.)
 """
 
 from __future__ import annotations
@@ -81,9 +79,4 @@ def _show_selfplay(report) -> None:
     holmes = (f"; Holmes's mean points: {report.summary.figures['holmes']['mean_points']:.2f}"
               if solo else "")
     out.print(f"{report.elapsed_s:.1f} s on {where}{holmes}.")
-
-
-@click.group(short_help="Baker Street Irregulars: self-play (more commands to come).")
-def irregulars() -> None:
-    """Baker Street Irregulars: bots play the game (multiplayer or solo against Holmes)."""
 

@@ -28,7 +28,12 @@ def cli() -> None:
       deduce deductions patterns sample    Deductions: every pattern you may take from the grid
       deduce deductions advise sample      what to do now, by the chance to win
       deduce deductions table game.json --seed 7 --players Ann,Ben,Cat --me Ann
-      deduce irregulars selfplay --mode solo --games 200   Baker Street Irregulars: bots vs Holmes
+      deduce irregulars cards              Baker Street Irregulars: the shipped card set
+      deduce irregulars arrest sample      which Villains I can arrest now, with which cards
+      deduce irregulars arrest sample --plan   the best arrests for the rest of the game
+      deduce irregulars holmes sample-solo   solo: the Villain Holmes arrests
+      deduce irregulars score sample       the score, my Inspector's objectives in words
+      deduce irregulars selfplay --mode solo --games 200   bots against Holmes (solo)
     """
 
 
@@ -39,7 +44,7 @@ def _register() -> None:
     from deduce.cli.deductions_play import selfplay as deductions_selfplay
     from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
-    from deduce.cli.irregulars_play import irregulars
+    from deduce.cli.irregulars import irregulars
     from deduce.cli.irregulars_play import selfplay as irregulars_selfplay
     from deduce.cli.s13 import s13
     from deduce.cli.story import story

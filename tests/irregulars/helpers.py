@@ -1,9 +1,14 @@
-"""Hand-made engine states for the rule tests: a real new game with the parts a test
-sets changed, then moved on to its first decision (``settle``)."""
+"""Test helpers: hand-made engine states for the rule tests (a real new game with the parts
+a test sets changed, then moved on to its first decision: ``settle``) and the hand-built
+positions of ``positions/``, read and changed."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from deduce.models.irregulars import rules
+from deduce.models.irregulars.position import parse_position
 from deduce.models.irregulars.rules import ARREST, State, new_game
 
 MORAN, MORIARTY = "V02", "V01"
@@ -46,3 +51,19 @@ def arrest_turn(seat: int = 0, owned=(), tail: str | None = None, row=None, boar
         state.available[seat] = rules.TOKENS - 1
     state.boards[seat] = list(boards)
     return settle(state)
+
+
+POSITIONS = Path(__file__).parent / "positions"
+SOLO = POSITIONS / "solo.json"
+GREGSON = POSITIONS / "gregson.json"
+SAMPLE = Path(__file__).parents[2] / "deduce" / "puzzles" / "irregulars" / "sample-position.json"
+
+
+def data(path: Path = SAMPLE, **changes) -> dict:
+    out = json.loads(path.read_text())
+    out.update(changes)
+    return out
+
+
+def position(path: Path = SAMPLE, **changes):
+    return parse_position(data(path, **changes), path.name)

@@ -51,6 +51,9 @@ from deduce.models.irregulars.cards import (
 
 GAME = "irregulars"
 SAMPLE = "sample"
+SAMPLE_SOLO = "sample-solo"
+#: the shipped sample positions, by the word that names them
+SAMPLES = {SAMPLE: "sample-position.json", SAMPLE_SOLO: "sample-solo-position.json"}
 MODES = ("multi", "solo")
 MULTI, SOLO = MODES
 HOLMES = "Holmes"
@@ -153,12 +156,12 @@ class Position:
 # ----------------------------------------------------------------------------- reading
 def load_position(path: str | Path) -> Position:
     """Read and check the position file ``path`` (its ``cards`` path is relative to its
-    folder). ``sample`` (``SAMPLE``), when no file has that name, is the shipped sample
-    position (a mid-game 3-player position of the shipped set)."""
-    if str(path) == SAMPLE and not Path(path).exists():
+    folder). ``sample`` and ``sample-solo`` (``SAMPLES``), when no file has that name, are
+    the shipped samples: a mid-game 3-player position and a solo one (cycle 7, arrest)."""
+    if str(path) in SAMPLES and not Path(path).exists():
         from deduce.puzzles import puzzle_path
 
-        path = puzzle_path("irregulars", "sample-position.json")
+        path = puzzle_path("irregulars", SAMPLES[str(path)])
     return parse_position(read_json(path), str(path), base=Path(path).parent)
 
 
@@ -175,7 +178,11 @@ def parse_position(data: Any, where: str = "<position>", base: str | Path | None
     r = FieldReader(where)
     if not isinstance(data, dict):
         raise InputError(f"a position is a JSON object, got {json_kind(data)}", where=where)
-    refuse_other_game(data, GAME, where)
+    try:
+        refuse_other_game(data, GAME, where)
+    except InputError as exc:  # the record of another game: its field "game" is at fault
+        exc.field = exc.field or "game"
+        raise
     check_fields(data, REQUIRED, OPTIONAL, fail=r.fail)
     if data["game"] != GAME:
         raise r.fail(f'expected "{GAME}", got {json_kind(data["game"])}', "game")
