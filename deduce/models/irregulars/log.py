@@ -10,13 +10,18 @@ JSON (``RoundLog.to_json``)::
      "gone": ["E003", "E018"],        # Evidence seen leaving play in earlier deals
      "cycles": [{"hand": ["E014", "E077", "E031", "E052", "E090"],
                  "picks": {"Ann": "E031", "Ben": "E040", "Cat": null}},
-                {"hand": ["E011", "E058", "E060", "E099"], "picks": {}}]}
+                {"hand": ["E011", "E058", "E060", "E099"], "picks": {}}],
+     "twists": ["SIXN"]}              # optional: the Plot Twists of earlier rounds
 
 ``cycles[i].hand`` is the hand ``me`` held at the start of cycle ``i + 1`` of the deal;
 ``picks`` the cards each player took that cycle, once revealed (``null``: the player could
 afford no card and passed the whole hand; a player missing: not revealed yet, so the last
 cycle of a log may have no picks). In solo, Holmes's hand is seen when the hands are
 swapped: it is ``me``'s next ``hand``, and his pick is his entry in ``picks``.
+``twists`` (optional, multi; absent: none known) lists the Plot Twists revealed in the
+earlier rounds, oldest first (the current one is the position's ``plot_twist``); the
+sampler of hidden state draws the twists to come from the others (``to_json`` writes the
+field only when it is not empty).
 
 Two optional keys say where the current phase stands, public facts a position cannot hold
 (written only when set): ``"acted"``, the players who have acted in the current phase, in
@@ -27,7 +32,8 @@ arrest, like the 4th cycle's own Arrest Phase).
 
 ``parse_log`` checks it against the position it goes with (``where`` names the file in
 messages): every id an Evidence card of the set, at most ``CYCLES_PER_DEAL`` cycles, the
-hands of ``HAND_SIZE`` cards or fewer, each pick a player's.
+hands of ``HAND_SIZE`` cards or fewer, each pick a player's, ``twists`` distinct Plot
+Twists of the set (at most ``ROUNDS - 1``).
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ DIRECTIONS = ("left", "right")
 CYCLES_PER_DEAL = 4
 HAND_SIZE = 5
 LOG_KEYS = ("deal", "direction", "gone", "cycles")
-OPTIONAL_KEYS = ("acted", "final")
+OPTIONAL_KEYS = ("acted", "final", "twists")
+EARLIER_TWISTS = 3  # rounds before the last
 MAX_DEALS = 5
 
 
@@ -68,6 +75,7 @@ class RoundLog:
     cycles: tuple[CycleSeen, ...] = ()
     acted: tuple[str, ...] = ()
     final: bool = False
+    twists: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         out = {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
@@ -76,6 +84,8 @@ class RoundLog:
             out["acted"] = list(self.acted)
         if self.final:
             out["final"] = True
+        if self.twists:
+            out["twists"] = list(self.twists)
         return out
 
     def seen(self) -> set[str]:
@@ -133,4 +143,13 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
     final = table.get("final", False)
     if not isinstance(final, bool):
         raise r.fail(f"expected true or false, got {json_kind(final)}", f"{path}.final")
-    return RoundLog(deal, direction, gone, tuple(cycles), tuple(acted), final)
+    twists = []
+    for i, v in enumerate(r.listed(table.get("twists", []), "Plot Twist ids", f"{path}.twists",
+                                   EARLIER_TWISTS)):
+        text = r.string(v, "a Plot Twist id", f"{path}.twists[{i}]")
+        if text not in cards.plot_twist_by_id:
+            raise r.fail(f"unknown Plot Twist id {text!r}", f"{path}.twists[{i}]")
+        if text in twists:
+            raise r.fail(f"{text} is listed twice", f"{path}.twists[{i}]")
+        twists.append(text)
+    return RoundLog(deal, direction, gone, tuple(cycles), tuple(acted), final, tuple(twists))

@@ -521,6 +521,7 @@ class State:
         self.inspectors: list[str | None] = [None] * n
         self.twists: list[str] = []  # the top is the last
         self.twist: str | None = None
+        self.past_twists: list[str] = []  # revealed in the earlier rounds, oldest first
         self.decks: dict[int, list[str]] = {d: [] for d in DECKS}  # the top is the last
         self.middle: list[str] = []
         self.middle_put: tuple[tuple[str, ...], ...] = ()
@@ -602,6 +603,7 @@ class State:
         c.boards = [b[:] for b in self.boards]
         c.inspectors = self.inspectors[:]
         c.twists = self.twists[:]
+        c.past_twists = self.past_twists[:]
         c.decks = {d: v[:] for d, v in self.decks.items()}
         c.middle = self.middle[:]
         c.packets = self.packets[:]
@@ -672,7 +674,7 @@ class State:
             acted = ()
         final = self.phase == FINAL or (self.phase == OVER and not self.solo)
         return RoundLog(self.deal, self.direction, tuple(self.gone), tuple(cycles), acted,
-                        final)
+                        final, tuple(self.past_twists))
 
     def hidden(self, seat: int) -> Hidden:
         """Everything ``seat`` cannot see (``hidden.Hidden``): the other hands (solo:
@@ -1047,6 +1049,8 @@ class State:
     # -- multiplayer rounds
     def _start_round(self, number: int) -> None:
         self.round, self.cycle = number, 1
+        if self.twist is not None:
+            self.past_twists.append(self.twist)
         self.twist = self.twists.pop() if self.twists else None
         effect = self._effect()
         if effect in (FEWEST_POINTS_TO_TOP, MOST_POINTS_TO_BOTTOM):
@@ -1240,6 +1244,7 @@ class State:
         state.decks = {d: list(reversed(hidden.decks.get(d, ()))) for d in DECKS}
         state.twists = list(reversed(hidden.plot_twists))
         state.twist = pos.plot_twist
+        state.past_twists = list(lg.twists)
         state.deal, state.direction, state.gone = lg.deal, lg.direction, list(lg.gone)
         acted = [seat[name] for name in lg.acted]
         public = pos.phase
