@@ -56,8 +56,12 @@ Decisions where the rules leave it open:
   ``current_player()`` is None.
 
 Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)``, which
-then seeds the state's own chance (``chance_seed``: each reshuffle or Mind Palace pick
-makes a ``random.Random`` from it and moves it on; ``clone`` copies it).
+then seeds the state's own chance stream (``chance_seed``, one integer: a 64-bit linear
+congruential generator, ``chance_below``; each reshuffle or Mind Palace pick draws from
+it and moves it on, so the same seed and the same actions give the same game, and the
+stream does not depend on which actions came before except through the chance events
+they made; ``clone`` copies the integer). A bot never reads it: bots see observations,
+and ``from_position`` seeds a sampled state's stream from the bot's own ``rng``.
 ``apply(action, outcome)`` takes the chance results from an ``Outcome`` instead (the live
 table): ``draws`` every clue
 card dealt from the deck during the action (the drawn card, the refills, Watson's draw) in
@@ -79,9 +83,10 @@ changes, each player's targets and dues until the display, its reserved card or 
 discounts change; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
 turn's end asks ``milestones.met`` (which milestones, not which cards), and only
 when the player's solved or claimed cards changed; the deck is a list (top last); the
-state's chance is one integer, so ``clone`` copies lists only (its shuffles and picks
-draw ``random.Random``'s own stream with the draws inlined: ``_shuffle``, ``_below``;
-each chance event still seeds a ``random.Random``, the stream the golden games fix).
+state's chance is one integer, so ``clone`` copies lists only, and a chance event costs
+a multiply per draw (no ``random.Random`` seeded per event: seeding one cost 10 µs, more
+than the rest of a Mind Palace; a ``random.Random`` carried in the state would cost a
+``getstate``/``setstate`` of its 625 words per clone that plays chance).
 Every cache is emptied
 when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
 ``patterns.SUIT_CACHE`` boards.
@@ -525,15 +530,31 @@ def _costs(cards: CardSet) -> _CostTable:
     return found
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n >= 1``, drawn as ``random.Random`` draws it (the same
-    ``getrandbits`` calls, so the same stream), without its argument checks."""
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+#: the state's chance stream: a 64-bit linear congruential generator (Knuth's MMIX
+#: constants) whose high 32 bits give each draw (``chance_below``, ``chance_shuffle``)
+LCG_MULTIPLIER = 6364136223846793005
+LCG_INCREMENT = 1442695040888963407
+LCG_MASK = (1 << 64) - 1
+
+
+def chance_below(seed: int, n: int) -> tuple[int, int]:
+    """``(next seed, k)``: one step of the stream from ``seed`` and ``k`` in ``range(n)``
+    (``n`` from 1 to 2**32) from its high 32 bits scaled by ``n`` (each ``k`` has
+    probability ``floor`` or ``ceil`` of ``2**32 / n`` over ``2**32``: off uniform by less
+    than ``n / 2**32``)."""
+    seed = (seed * LCG_MULTIPLIER + LCG_INCREMENT) & LCG_MASK
+    return seed, ((seed >> 32) * n) >> 32
+
+
+def chance_shuffle(seed: int, cards: list) -> int:
+    """Shuffle ``cards`` in place from ``seed`` (Fisher-Yates from the last card down, one
+    ``chance_below`` step per swap, inlined); returns the next seed."""
+    mul, inc, mask = LCG_MULTIPLIER, LCG_INCREMENT, LCG_MASK
+    for i in range(len(cards) - 1, 0, -1):
+        seed = (seed * mul + inc) & mask
+        j = ((seed >> 32) * (i + 1)) >> 32
+        cards[i], cards[j] = cards[j], cards[i]
+    return seed
 
 
 def _shuffle(rng: random.Random, cards: list) -> None:
@@ -1020,12 +1041,11 @@ class State:
                                        f"{' or '.join(repr(s) for s in steps)}")
 
     # -- chance
-    def _random(self) -> random.Random:
-        """The state's ``random.Random`` for one chance event, made from ``chance_seed``,
-        which moves on (so a clone copies one integer)."""
-        r = random.Random(self.chance_seed)
-        self.chance_seed = r.getrandbits(64)
-        return r
+    def _below(self, n: int) -> int:
+        """A number drawn uniformly from ``range(n)`` (``n >= 1``) from the state's stream
+        (``chance_below``), which moves on."""
+        seed = self.chance_seed = (self.chance_seed * LCG_MULTIPLIER + LCG_INCREMENT) & LCG_MASK
+        return ((seed >> 32) * n) >> 32
 
     def _deal(self) -> str | None:
         """The top clue card of the deck (the discard pile shuffled into a new deck when
@@ -1034,7 +1054,7 @@ class State:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            _shuffle(self._random(), self.deck)
+            self.chance_seed = chance_shuffle(self.chance_seed, self.deck)
         card = self._script.draw(self.deck) if self._script else self.deck.pop()
         self._draws.append(card)
         return card
@@ -1098,7 +1118,7 @@ class State:
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
         if not cards:
             raise self._refuse(action, "the line has no card" if cells else "no such line")
-        k = self._script.choose(cards) if self._script else _below(self._random(), len(cards))
+        k = self._script.choose(cards) if self._script else self._below(len(cards))
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
