@@ -125,7 +125,7 @@ from deduce.models.deductions.cards import (
     resolve_suit,
     shipped_cards,
 )
-from deduce.models.deductions.milestones import COMPLETION
+from deduce.models.deductions.milestones import COMPLETION, DIVERSITY
 from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
 from deduce.models.deductions.payment import (
     Payment,
@@ -571,6 +571,18 @@ def _shuffle(rng: random.Random, cards: list) -> None:
 
 
 _EMPTY_ROW = [None] * SIZE
+#: ``State._kinds``: one 6-bit field per case (``CASES`` order), then one per category;
+#: a field holds at most 15 cards (a case's), so adding 27 sets its bit 5 exactly at 5
+#: or more, adding 31 exactly at 1 or more
+_FIELD = 6
+_KIND_BITS = {(case, category): 1 << (_FIELD * i) | 1 << (_FIELD * (len(CASES) + k))
+              for i, case in enumerate(CASES) for k, category in enumerate(CATEGORIES)}
+_CASE_FIELDS = (1 << (_FIELD * len(CASES))) - 1
+_CATEGORY_SHIFT = _FIELD * len(CASES)
+_FIVE = sum(27 << (_FIELD * i) for i in range(len(CASES)))
+_ONE = sum(31 << (_FIELD * i) for i in range(len(CATEGORIES)))
+_TOPS = sum(32 << (_FIELD * i) for i in range(max(len(CASES), len(CATEGORIES))))
+_CATEGORY_TOPS = sum(32 << (_FIELD * i) for i in range(len(CATEGORIES)))
 _MILESTONE_COUNT = len(MILESTONES)
 
 
@@ -709,8 +721,9 @@ class State:
         self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
-        #: per player, the (solved, claimed) counts known to leave nothing claimable
-        self._quiet: list[tuple[int, int] | None] = [None] * n
+        #: per player, its uncommitted solved cards counted by case and by category in
+        #: one int (``_KIND_BITS``; None: to count again)
+        self._kinds: list[int | None] = [None] * n
         self._script: _Script | None = None
         self._last = Outcome()
         self._draws: list[str] = []
@@ -772,6 +785,7 @@ class State:
         c.claimed = self.claimed[:]
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
+        c._kinds = self._kinds[:]
         c._dues = self._dues[:]
         c._asked = self._asked[:]
         return c
@@ -1157,6 +1171,8 @@ class State:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
         self.solved[p].append(_solved_card(card, card.discount))
+        if self._kinds[p] is not None:
+            self._kinds[p] += _KIND_BITS[card.case, card.category]
         self.scores[p] += card.points
         self._dues[p] = None
         self._asked[p] = None
@@ -1252,7 +1268,8 @@ class State:
         self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
         self.scores[p] += MILESTONE_BONUS
         self._claimable = None
-        if not milestones.met(self.solved[p], self.claimed[p]):
+        self._kinds[p] = None
+        if not self._met(p):
             self._finish_turn()
 
     # -- the end of a turn
@@ -1272,18 +1289,28 @@ class State:
         self._claim_or_finish()
 
     def _claim_or_finish(self) -> None:
-        p = self.to_play
         self._claimable = None
-        claimed = self.claimed[p]
-        solved = len(self.solved[p])
-        done = len(claimed)
-        if (solved - MILESTONE_SIZE * done >= MILESTONE_SIZE and done < _MILESTONE_COUNT
-                and self._quiet[p] != (key := (solved, done))):  # what claimable depends on
-            if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
-                self.step = CLAIM
-                return
-            self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
+        if self._met(self.to_play):  # the choices wait for legal_actions
+            self.step = CLAIM
+            return
         self._finish_turn()
+
+    def _met(self, p: int) -> bool:
+        """Whether an open milestone is met by ``p``'s uncommitted solved cards (as
+        ``milestones.met``, from the counts in ``_kinds``)."""
+        kinds = self._kinds[p]
+        if kinds is None:
+            kinds = 0
+            committed = {i for ids in self.claimed[p].values() for i in ids}
+            for s in self.solved[p]:
+                if s.card.id not in committed:
+                    kinds += _KIND_BITS[s.card.case, s.card.category]
+            self._kinds[p] = kinds
+        claimed = self.claimed[p]
+        if COMPLETION not in claimed and (kinds & _CASE_FIELDS) + _FIVE & _TOPS:
+            return True
+        return DIVERSITY not in claimed and \
+            ((kinds >> _CATEGORY_SHIFT) + _ONE & _TOPS) == _CATEGORY_TOPS
 
     def _finish_turn(self) -> None:
         p = self.to_play
