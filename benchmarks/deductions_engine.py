@@ -116,8 +116,10 @@ def print_sections(first: int, games: int) -> None:
 
 
 def uncached_pay(due, pool):
-    """``payment.pay`` of a due vector, found anew every time."""
-    return pay(due_dict(due), pool)
+    """``payment.pay`` of a due vector, found anew every time, in the shape the engine
+    keeps (``rules._pay``: uses and pool left, or None)."""
+    found = pay(due_dict(due), pool)
+    return None if found is None else (tuple(found.uses), tuple(found.pool_after))
 
 
 class NaiveState(rules.State):
@@ -136,7 +138,7 @@ class NaiveState(rules.State):
         p = self.to_play
         pool = self.pools[p]
         self._affordable = {}
-        out = []
+        out = [rules.DRAW]  # the start step's actions: Draw, the Solves
         for case in self._targets(p):
             due = self._due(p, case)
             if uncached_pay(due, pool) is not None:

@@ -128,11 +128,11 @@ from deduce.models.deductions.cards import (
 from deduce.models.deductions.milestones import COMPLETION, DIVERSITY
 from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
 from deduce.models.deductions.payment import (
-    Payment,
     affordable_dues,
     discounted,
     due_dict,
     due_vector,
+    POOL_SLOT,
     pay_vector,
     pool_counts,
     use_pays,
@@ -218,7 +218,7 @@ class Solve:
         pending = self.__dict__.get("_pending") if name == "uses" else None
         if pending is None:
             raise AttributeError(name)
-        uses = tuple(_pay(*pending).uses)
+        uses = _pay(*pending)[0]
         object.__setattr__(self, "uses", uses)
         return uses
 
@@ -491,32 +491,63 @@ class _CostTable:
     cards per suit) the dues of the cases asked so far (``dues``: discounts -> case ->
     due vector; shared by every state of the set, cleared at ``PAY_CACHE`` entries)."""
 
-    __slots__ = ("cards", "cost", "dues")
+    __slots__ = ("cards", "cost", "packed", "dues")
 
     def __init__(self, cards: CardSet):
         self.cards = cards
         self.cost = {c.id: due_vector(c.cost_dict()) for c in cards.by_id.values()}
+        #: each cost as one int, 8 bits per suit (``SUITS`` order from bit 0): ``_solves``
+        self.packed = {i: _pack(v) for i, v in self.cost.items()}
         self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
 
     def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
-        """The table of dues of ``discounts`` (its discounts kept under the key None)."""
+        """The table of dues of ``discounts`` (its discounts kept under the key None, and
+        packed as ``_pack`` under the key 0)."""
         found = self.dues.get(discounts)
         if found is None:
             if len(self.dues) >= PAY_CACHE:
                 self.dues.clear()
-            found = self.dues[discounts] = {None: discounts}
+            found = self.dues[discounts] = {None: discounts, 0: _pack(discounts)}
         return found
 
 
-def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
-    """``payment.pay`` of the due vector ``due`` from ``pool``, remembered (shared by
-    every state: clones repeat it)."""
+def _pack(vector: tuple[int, ...]) -> int:
+    """A vector of small counts (each below 64) as one int, 8 bits each, from bit 0."""
+    return sum(n << (_BYTE * i) for i, n in enumerate(vector))
+
+
+#: ``_solves``' fields: 8 bits per suit, 5 suits (40 bits) per target case
+_BYTE = 8
+_LANE = _BYTE * len(SUITS)
+_LOW5 = (1 << _LANE) - 1
+_SIXTY_FOUR = _pack((64,) * len(SUITS))
+_SUM5 = _pack((1,) * len(SUITS))
+#: per number of targets: one 1 per lane (``_REPEAT``), bit 0 of each field (``_ONES``)
+_REPEAT = [sum(1 << (_LANE * j) for j in range(m)) for m in range(len(DISPLAY) * SLOTS + 2)]
+_ONES = [r * _SUM5 for r in _REPEAT]
+#: per card name, its ``pool_counts`` slot as a field: the five suits' direct payers,
+#: Lestrade at field 5, Sherlock at 6
+_POOL_BITS = {card: 1 << (_BYTE * k) for card, k in POOL_SLOT.items()}
+_LESTRADE_SHIFT = _BYTE * len(SUITS)
+_SHERLOCK_BIT = 1 << (_BYTE * (len(SUITS) + 1))
+#: the largest pool the packed fields hold (counts below 64, ``127 - room`` >= 0)
+_PACKED_POOL = 48
+
+
+def _pay(due: tuple[int, ...], pool: list[str]) -> tuple[tuple[Use, ...], tuple[str, ...]] | None:
+    """``payment.pay`` of the due vector ``due`` from ``pool`` as what the engine keeps of
+    the ``Payment``: ``(uses, pool_after)``, both tuples, or None; remembered (shared by
+    every state: clones repeat it). Plain tuples of strings, so the garbage collector
+    stops tracking the payments remembered (30,000 ``Payment`` objects and their lists
+    made each full collection cost 90 ms)."""
     key = (due, tuple(pool))
     found = _PAY.get(key, _PAY)
     if found is _PAY:
         if len(_PAY) >= PAY_CACHE:
             _PAY.clear()
-        found = _PAY[key] = pay_vector(due, pool)
+        payment = pay_vector(due, pool)
+        found = _PAY[key] = None if payment is None else \
+            (tuple(payment.uses), tuple(payment.pool_after))
     return found
 
 
@@ -717,6 +748,8 @@ class State:
         self._legal: list | None = None
         #: the display's case ids (``_targets``; None: not known since it changed)
         self._shown: list[str] | None = None
+        #: ``_shown`` and its cases' packed costs, one 40-bit lane each (``_solves``)
+        self._shown_cost: tuple[list[str], int] | None = None
         #: the grid's suit boards (``_grid_boards``; None: not known yet)
         self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
@@ -840,14 +873,19 @@ class State:
         (``patterns.placements`` order), the Mind Palaces (rows, then columns), the free
         actions; ``discard``: one Discard per distinct pool card (pool order), the free
         actions; ``claim``: the Claim choices."""
-        if self._legal is None:
-            self._legal = self._list_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[:]
 
     def _list_legal(self) -> list:
         step = self.step
         if step == START:
-            return [DRAW, *self._solves(), *self._free()]
+            out = self._solves()
+            pool = self.pools[self.to_play]
+            if MYCROFT in pool or IRENE in pool:
+                out += self._free()
+            return out
         if step == INVESTIGATE:
             return [*self._takes(), *self._minds(), *self._free()]
         if step == DISCARD:
@@ -885,23 +923,82 @@ class State:
         dues = self._dues[p] = self._costs.dues_for(tuple(counts))
         return dues
 
-    def _solves(self) -> list[Solve]:
-        """One Solve per affordable target (``payment.affordable``), its payment found
-        when first read; ``_affordable`` keeps their due vectors for ``apply``."""
+    def _solves(self) -> list:
+        """``Draw``, then one Solve per affordable target, its payment found when first
+        read; ``_affordable`` keeps their due vectors for ``apply``.
+
+        Affordable is ``payment.affordable_dues``; for a pool without Sherlock (nearly
+        always) its formula ``2 * owed <= room - units`` is worked out for every target
+        at once on packed ints, 8 bits per suit and 40 per target (``_pack``): each
+        field is a count below 64, so ``x + 64 - y`` has bit 6 set exactly when ``x >=
+        y``, and then its low 6 bits are ``x - y``; so the dues (costs less discounts,
+        not below 0) and what the pool leaves owing are two masked subtractions, a
+        multiplication sums each target's five fields into its top field (sums stay
+        below 256: no carry), and bit 7 of ``2 * owed + units + 127 - room`` there is
+        set exactly when the target is not affordable."""
         p = self.to_play
         pool = self.pools[p]
-        targets, due_list = self._asked[p] or self._targets_dues(p)
-        oks = affordable_dues(due_list, pool_counts(pool))
         affordable: dict[str, tuple[int, ...]] = {}
         self._affordable = affordable
-        if True not in oks:
-            return []
-        frozen = pool[:]  # the listed Solves' payments are found from this pool
-        out = []
-        for case, due, ok in zip(targets, due_list, oks):
-            if ok:
-                affordable[case] = due
-                out.append(_listed_solve(case, due, frozen))
+        out: list = [DRAW]
+        packed = 0
+        try:
+            for bits in map(_POOL_BITS.__getitem__, pool):
+                packed += bits
+        except (KeyError, TypeError):
+            pool_counts(pool)  # raises the ValueError naming the card
+            raise  # pragma: no cover
+        frozen = None  # the listed Solves' payments are found from this copy of the pool
+        if packed >= _SHERLOCK_BIT or len(pool) > _PACKED_POOL:  # the general formula
+            counts = list(pool_counts(pool))
+            targets, due_list = self._asked[p] or self._targets_dues(p)
+            for case, due, ok in zip(targets, due_list, affordable_dues(due_list, counts)):
+                if ok:
+                    if frozen is None:
+                        frozen = pool[:]
+                    affordable[case] = due
+                    out.append(_listed_solve(case, due, frozen))
+            return out
+        dues = self._dues[p] or self._player_dues(p)
+        shown = self._shown or self._targets(p) and self._shown
+        costs = self._costs
+        known = self._shown_cost
+        if known is None or known[0] is not shown:
+            cost = costs.packed
+            lanes = 0
+            for j, case in enumerate(shown):
+                lanes |= cost[case] << (_LANE * j)
+            known = self._shown_cost = (shown, lanes)
+        lanes = known[1]
+        reserved = self.reserved[p]
+        m = len(shown)
+        if reserved is not None:
+            lanes |= costs.packed[reserved] << (_LANE * m)
+            m += 1
+        repeat, ones = _REPEAT[m], _ONES[m]
+        x = lanes + repeat * (_SIXTY_FOUR - dues[0])
+        due_lanes = x & (((x >> 6) & ones) * 63)
+        x = due_lanes + repeat * (_SIXTY_FOUR - (packed & _LOW5))
+        owed = (x & (((x >> 6) & ones) * 63)) * _SUM5
+        room = len(pool) + 2 * (packed >> _LESTRADE_SHIFT)
+        top = repeat << (_LANE - _BYTE)
+        bad = 2 * owed + due_lanes * _SUM5 + top * (127 - room)
+        fine = ~bad & (top << 7)
+        if not fine:
+            return out
+        frozen = pool[:]
+        get = dues.get
+        cost = costs.cost
+        while fine:
+            low = fine & -fine
+            fine ^= low
+            j = low.bit_length() // _LANE - 1
+            case = shown[j] if j < len(shown) else reserved
+            due = get(case)
+            if due is None:
+                due = dues[case] = discounted(cost[case], dues[None])
+            affordable[case] = due
+            out.append(_listed_solve(case, due, frozen))
         return out
 
     def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -910,8 +1007,13 @@ class State:
         dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
         get = dues.get
-        found = targets, [get(case) or self._due(p, case) for case in targets]
-        self._asked[p] = found
+        due_list = []
+        for case in targets:
+            due = get(case)
+            if due is None:  # ``_due``, inlined
+                due = dues[case] = discounted(self._costs.cost[case], dues[None])
+            due_list.append(due)
+        found = self._asked[p] = targets, due_list
         return found
 
     def _free(self) -> list:
@@ -1013,8 +1115,21 @@ class State:
         chance results (each must be possible, else ``InputError`` naming it; the hidden
         order is rearranged to agree); without it they come from the state's
         ``random.Random``."""
-        if outcome is None:
-            self._apply(action)
+        if outcome is None:  # ``_apply``, inlined
+            do = _DO.get(type(action))
+            if do is None or self.step == OVER:
+                self._apply(action)  # raises
+            if self._legal is None:
+                self._legal = self._list_legal()
+            last = self._last, self._draws, self._pick, self._reveals
+            self._draws, self._pick, self._reveals = [], None, []
+            try:
+                do(self, action)
+            except InputError:
+                self._last, self._draws, self._pick, self._reveals = last
+                raise
+            self._last = None
+            self._legal = None
             return
         before = self.clone()
         self._script = _Script(outcome)
@@ -1104,25 +1219,50 @@ class State:
 
     # -- the actions
     def _do_draw(self, action: Draw) -> None:
-        self._need_step(action, (START,), "a draw (Obtain Clues, step 1)")
-        card = self._deal()
+        if self.step != START:
+            self._need_step(action, (START,), "a draw (Obtain Clues, step 1)")
+        deck = self.deck
+        if deck and self._script is None:
+            card = deck.pop()
+            self._draws.append(card)
+        else:
+            card = self._deal()
         if card is not None:
             self.pools[self.to_play].append(card)
         self.step = INVESTIGATE
-        if _grid_empty(self.grid):
+        grid = self.grid
+        if grid[0][0] is None and _grid_empty(grid):
             self._end_turn()  # nothing to investigate
 
     def _do_take(self, action: Take) -> None:
-        self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
+        if self.step != INVESTIGATE:
+            self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
         take = _TAKES.get((action.cell, action.prop))
         if take is None or not any(map(is_, self._legal, repeat(take))):
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {cell_name(action.prop)} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at "
                                        f"{cell_name(action.cell)}")
-        r, c = action.cell
-        self.pools[self.to_play].append(self.grid[r][c])
-        self._refill((take.cell,))
+        r, c = take.cell
+        row = self.grid[r]
+        old = row[c]
+        self.pools[self.to_play].append(old)
+        row[c] = None
+        deck = self.deck
+        if deck and self._script is None:  # ``_refill`` of the one cell, inlined
+            card = deck.pop()
+            self._draws.append(card)
+        else:
+            card = self._deal()
+        row[c] = card
+        boards = self._boards
+        if boards is not None:
+            b = list(boards)
+            bit = 1 << (SIZE * r + c)
+            b[CELL_SUIT[old]] &= ~bit
+            if card is not None:
+                b[CELL_SUIT[card]] |= bit
+            self._boards = tuple(b)
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
@@ -1152,8 +1292,8 @@ class State:
         cheapest = _pay(due, self.pools[p])
         spent = self._check_payment(action, cheapest)
         if spent is None:  # the cheapest payment: its pool_after is the pool left
-            spent = [card for cards, _ in cheapest.uses for card in cards]
-            self.pools[p] = cheapest.pool_after[:]
+            spent = [card for cards, _ in cheapest[0] for card in cards]
+            self.pools[p] = list(cheapest[1])
             if self.used and not self.used.isdisjoint(spent):
                 self.used = self.used.difference(spent)
         else:
@@ -1178,7 +1318,7 @@ class State:
         self._asked[p] = None
         self._end_turn()
 
-    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str] | None:
+    def _check_payment(self, action: Solve, cheapest: tuple) -> list[str] | None:
         """The cards ``action``'s uses spend, once checked: each use a legal one
         (``use_pays``), the cards in the pool, the due covered; None when the payment is
         ``cheapest`` (no uses, or its uses)."""
@@ -1187,7 +1327,7 @@ class State:
                 and pending[0] == self._affordable.get(action.case) \
                 and pending[1] == self.pools[self.to_play]:
             return None  # listed as such
-        if not action.uses or action.uses == tuple(cheapest.uses):
+        if not action.uses or action.uses == cheapest[0]:
             return None
         due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
@@ -1283,10 +1423,18 @@ class State:
 
     def _end_turn(self) -> None:
         """After Obtain Clues or a Solve: the discard step, the claim step, the next turn."""
-        if len(self.pools[self.to_play]) > POOL_LIMIT:
+        p = self.to_play
+        if len(self.pools[p]) > POOL_LIMIT:
             self.step = DISCARD
             return
-        self._claim_or_finish()
+        self._claimable = None
+        kinds = self._kinds[p]
+        if kinds is None or (kinds & _CASE_FIELDS) + _FIVE & _TOPS or \
+                ((kinds >> _CATEGORY_SHIFT) + _ONE & _TOPS) == _CATEGORY_TOPS:
+            if self._met(p):  # the choices wait for legal_actions
+                self.step = CLAIM
+                return
+        self._finish_turn()
 
     def _claim_or_finish(self) -> None:
         self._claimable = None
