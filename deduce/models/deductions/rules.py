@@ -74,7 +74,7 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
 and ``Discard`` object is made once at import; the grid's suit boards are kept cell by
 cell, and the Takes of each board are remembered by the board alone
-(``patterns.take_cells``: they do not depend on the suit); a
+(``patterns.take_keys``: they do not depend on the suit); a
 start step tests every target at once with ``payment.affordable_dues`` on the pool's
 counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
 read or played (the cheapest payment's ``pool_after`` becomes the pool); payments are
@@ -126,7 +126,7 @@ from deduce.models.deductions.cards import (
     shipped_cards,
 )
 from deduce.models.deductions.milestones import COMPLETION, DIVERSITY
-from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
+from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_keys
 from deduce.models.deductions.payment import (
     affordable_dues,
     discounted,
@@ -428,14 +428,21 @@ _BOARD_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
 def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
-    """The Takes of ``patterns.take_cells(board)`` (a cell holds one suit, so no two
+    """The Takes of ``patterns.take_keys(board)`` (a cell holds one suit, so no two
     suits share a Take); remembered."""
-    cells, pairs = take_cells(board)
+    cells, pairs = take_keys(board)
     if len(_BOARD_TAKES) >= SUIT_CACHE:
         _BOARD_TAKES.clear()
-    found = _BOARD_TAKES[board] = (tuple(_TAKES[(cell, None)] for cell in cells),
-                                   tuple(_TAKES[pair] for pair in pairs))
+    found = _BOARD_TAKES[board] = (tuple(map(_CELL_TAKES.__getitem__, cells)),
+                                   tuple(map(_PAIR_TAKES.__getitem__, pairs)))
     return found
+
+
+#: the Takes by ``patterns.take_keys``' keys: of an exact placement by its cell's key, of
+#: a propped one by 16 x the cell's key + the prop's
+_CELL_TAKES = {SIZE * r + c: take for ((r, c), prop), take in _TAKES.items() if prop is None}
+_PAIR_TAKES = {SIZE * SIZE * (SIZE * r + c) + SIZE * prop[0] + prop[1]: take
+               for ((r, c), prop), take in _TAKES.items() if prop is not None}
 
 
 #: Reserve actions by case id, and the Rotates of a solved card by (case id, its
@@ -804,17 +811,16 @@ class State:
         return player
 
     def clone(self) -> "State":
-        """An independent copy (its own lists and chance seed; the caches of the current
-        step are shared: they are replaced, never changed)."""
+        """An independent copy (its own lists and chance seed). Shared, because they are
+        replaced, never changed: the caches of the current step, the display, the piles
+        and each player's list of solved cards."""
         c = State.__new__(State)
         c.__dict__.update(self.__dict__)
         c.grid = [row[:] for row in self.grid]
         c.deck = self.deck[:]
         c.discard = self.discard[:]
-        c.display = {k: v[:] for k, v in self.display.items()}
-        c.piles = {k: v[:] for k, v in self.piles.items()}
         c.pools = [p[:] for p in self.pools]
-        c.solved = [s[:] for s in self.solved]
+        c.solved = self.solved[:]
         c.claimed = self.claimed[:]
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
@@ -887,7 +893,12 @@ class State:
                 out += self._free()
             return out
         if step == INVESTIGATE:
-            return [*self._takes(), *self._minds(), *self._free()]
+            out = self._takes()
+            out += self._minds()
+            pool = self.pools[self.to_play]
+            if MYCROFT in pool or IRENE in pool:
+                out += self._free()
+            return out
         if step == DISCARD:
             pool = self.pools[self.to_play]
             return [*(_DISCARDS[c] for c in dict.fromkeys(pool)), *self._free()]
@@ -1190,7 +1201,8 @@ class State:
 
     def _reveal(self, key: str) -> str | None:
         """The next card of pile ``key`` (None when it is empty)."""
-        pile = self.piles[key]
+        pile = self.piles[key][:]  # the piles are shared with clones: replaced, not changed
+        self.piles = {**self.piles, key: pile}
         if self._script:
             case = self._script.reveal(pile)
         else:
@@ -1205,10 +1217,12 @@ class State:
         self._shown = None
         for key, row in self.display.items():
             if case in row:
+                row = row[:]  # the display is shared with clones: replaced, not changed
                 j = row.index(case)
                 if j:
                     row[j] = row[0]
                 row[0] = self._reveal(key)
+                self.display = {**self.display, key: row}
                 return
         raise AssertionError(case)  # pragma: no cover
 
@@ -1266,7 +1280,8 @@ class State:
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
-        self._need_step(action, (INVESTIGATE,), "the Mind Palace (Obtain Clues, step 2B)")
+        if self.step != INVESTIGATE:
+            self._need_step(action, (INVESTIGATE,), "the Mind Palace (Obtain Clues, step 2B)")
         cells = _LINES.get(action.line)
         grid = self.grid
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
@@ -1310,7 +1325,8 @@ class State:
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
-        self.solved[p].append(_solved_card(card, card.discount))
+        self.solved[p] = [*self.solved[p], _solved_card(card, card.discount)]  # not changed:
+        # each player's solved list is shared with clones
         if self._kinds[p] is not None:
             self._kinds[p] += _KIND_BITS[card.case, card.category]
         self.scores[p] += card.points
