@@ -536,3 +536,38 @@ def test_the_chance_stream_is_the_mmix_lcg_and_its_draws_are_uniform():
     again = list(range(60))
     assert chance_shuffle(5, again) == chance_shuffle(5, list(range(60)))
     assert sorted(again) == list(range(60)) and again != list(range(60))
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10**6), st.integers(0, 120),
+       st.lists(st.sampled_from(clue_deck()), max_size=14), st.booleans())
+def test_the_listed_solves_are_the_targets_pay_can_pay(seed, steps, pool, reserve):
+    """The start step's Solves (packed affordability without Sherlock, the closed form
+    with him) are exactly the targets ``payment.pay`` finds a payment for."""
+    from deduce.models.deductions.payment import discounted_due
+
+    state = new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    while not state.is_over() and state.step != "start":
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_over():
+        return
+    p = state.to_play
+    if reserve and state.reserved[p] is None:
+        state.reserved = state.reserved[:]
+        state.reserved[p] = state.piles["solutions"][-1] if state.piles["solutions"] else None
+        state._asked = [None] * state.n
+    state.pools[p] = list(pool)
+    state._legal = None
+    listed = [a.case for a in state.legal_actions() if isinstance(a, Solve)]
+    targets = [i for row in state.display.values() for i in row if i is not None]
+    targets += [state.reserved[p]] if state.reserved[p] is not None else []
+    discounts = [s.discount for s in state.solved[p]]
+    expected = [case for case in targets
+                if pay(discounted_due(state.cards.by_id[case].cost_dict(), discounts),
+                       list(pool)) is not None]
+    assert listed == expected

@@ -74,22 +74,24 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
 and ``Discard`` object is made once at import; the grid's suit boards are kept cell by
 cell, and the Takes of each board are remembered by the board alone
-(``patterns.take_keys``: they do not depend on the suit); a
-start step tests every target at once with ``payment.affordable_dues`` on the pool's
-counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
-read or played (the cheapest payment's ``pool_after`` becomes the pool); payments are
-remembered by (due, pool), dues by (card set, discounts), the display's ids until it
-changes, each player's targets and dues until the display, its reserved card or its
-discounts change; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
-turn's end asks ``milestones.met`` (which milestones, not which cards), and only
-when the player's solved or claimed cards changed; the deck is a list (top last); the
-state's chance is one integer, so ``clone`` copies lists only, and a chance event costs
-a multiply per draw (no ``random.Random`` seeded per event: seeding one cost 10 µs, more
-than the rest of a Mind Palace; a ``random.Random`` carried in the state would cost a
-``getstate``/``setstate`` of its 625 words per clone that plays chance).
-Every cache is emptied
-when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
-``patterns.SUIT_CACHE`` boards.
+(``patterns.take_keys``: they do not depend on the suit); a start step tests every
+target at once: for a pool without Sherlock on packed ints (``_solves``: the display's
+costs packed once per display, the player's discounts once per discounts vector), else
+with ``payment.affordable_dues`` on the pool's counts; a listed Solve finds its payment
+(``payment.pay_vector``) only when it is read or played (the cheapest payment's
+``pool_after`` becomes the pool); payments are remembered by (due, pool) as plain tuples
+(untracked by the garbage collector), dues by (card set, discounts), the display's ids
+until it changes; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
+turn's end checks the milestones on packed counts of the player's uncommitted cards
+(``_kinds``: which milestones, not which cards), and ``milestones.claimable`` runs only
+at a claim step; Draw, Take and the turn's end are inlined; the deck is a list (top
+last); the display, the piles and each player's solved list are replaced, never
+changed, so ``clone`` shares them; the state's chance is one integer, so ``clone``
+copies no generator, and a chance event costs a multiply per draw (no ``random.Random``
+seeded per event: seeding one cost 10 µs, more than the rest of a Mind Palace; a
+``random.Random`` carried in the state would cost a ``getstate``/``setstate`` of its 625
+words per clone that plays chance). Every cache is emptied when full: ``PAY_CACHE``
+payments or dues tables, ``COST_TABLES`` card sets, ``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
 """
 
