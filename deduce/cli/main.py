@@ -34,6 +34,7 @@ def cli() -> None:
       deduce irregulars holmes sample-solo   solo: the Villain Holmes arrests
       deduce irregulars score sample       the score, my Inspector's objectives in words
       deduce irregulars selfplay --mode solo --games 200   bots against Holmes (solo)
+      deduce irregulars advise sample      every choice now, ranked by my chance to win
     """
 
 
@@ -45,6 +46,7 @@ def _register() -> None:
     from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
     from deduce.cli.irregulars import irregulars
+    from deduce.cli.irregulars_play import advise as irregulars_advise
     from deduce.cli.irregulars_play import selfplay as irregulars_selfplay
     from deduce.cli.s13 import s13
     from deduce.cli.story import story
@@ -59,6 +61,7 @@ def _register() -> None:
         deductions.add_command(command)
     cli.add_command(deductions)
     irregulars.add_command(irregulars_selfplay)
+    irregulars.add_command(irregulars_advise)
     cli.add_command(irregulars)
 
 

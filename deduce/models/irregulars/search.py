@@ -107,10 +107,12 @@ def leaf_scores(state) -> list[float]:
 
 
 def values(worlds, me: int, actions: Sequence[Any], rng: random.Random, samples: int,
-           greedy: GreedyBot | None = None, progress=None) -> list[list[tuple[float, float]]]:
+           greedy: GreedyBot | None = None, progress=None, horizon: bool = True
+           ) -> list[list[tuple[float, float]]]:
     """Per action, the ``(win, margin)`` of each of ``samples`` rollouts: a state drawn by
     ``worlds.sample`` (seeded from ``rng``; the same states for every action), the action
-    applied, greedy to the end. ``progress(k)`` is told of each sample done."""
+    applied, greedy to the horizon (``rollout``). ``progress(k)`` is told of each sample
+    done."""
     greedy = greedy or GreedyBot()
     out: list[list[tuple[float, float]]] = [[] for _ in actions]
     for _ in range(samples):
@@ -118,7 +120,7 @@ def values(worlds, me: int, actions: Sequence[Any], rng: random.Random, samples:
         for j, action in enumerate(actions):
             state = root.clone()
             state.apply(action)
-            out[j].append(rollout(state, me, greedy))
+            out[j].append(rollout(state, me, greedy, horizon))
         if progress is not None:
             progress(1)
     return out
