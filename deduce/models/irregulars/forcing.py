@@ -111,10 +111,10 @@ class Guess:
     def _bring(self, card: str, slots: list[str], holder: str) -> None:
         """Swap ``card`` into one of ``slots`` (unseen cards of the holder); a chain
         through another unseen card of the deal when it must."""
-        if not slots:
-            raise InputError(f"{card} cannot be {holder}: every card there is known to you")
         if card in self.fixed:
             raise InputError(f"{card} cannot be {holder}: it is {self.placed(card)}")
+        if not slots:
+            raise InputError(f"{card} cannot be {holder}: every card there is known to you")
         at = self.where(card)
         if at[0] in ("owned", "nowhere"):
             raise InputError(f"{card} cannot be {holder}: it is {self.placed(card)}")

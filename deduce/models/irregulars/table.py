@@ -62,7 +62,6 @@ from deduce.models.irregulars.log import parse_log
 from deduce.models.irregulars.position import (
     BOARDS,
     GAME,
-    HOLMES,
     MULTI,
     SOLO,
     Position,
@@ -104,24 +103,25 @@ COMMANDS = ENTRIES + PARTS + VIEWS + ("undo", "help", "quit")
 ALIASES = {"exit": "quit", "skip": "pass", "none": "pass", "confirm": "ok"}
 
 HELP = """\
-Cards, Villains, Plot Twists and Inspectors by id (E031, V07) or name. The player to act
-acts (the prompt says who); "pass" declines: no arrest, no tail, or (yours) no card affordable.
-pick CARD | pass                           investigate: your pick (face down until revealed)
-reveal NAME CARD, NAME CARD | NAME pass    investigate: the others' revealed picks
-arrest VILLAIN [with CARD, ...] [ignore] [refill VILLAIN]
-                                           default cards: a smallest set (arrest solver);
-                                           ignore: the Holmes board's ignore one icon
-jump | watson | wiggins VILLAIN            the boards, in your arrest turn
-tail VILLAIN | pass                        the Tail Phase
-take CARD | board holmes|watson|wiggins    the BSI Bonus
-resupply keep|back                         solo: a resupply while tailing
-inspector NAME INSPECTOR                   another player's Inspector, shown at the end
-what came (on the entry's line or after it, when it waits for it):
-  refill VILLAIN   twist PLOT-TWIST   hand CARD, ...   middle CARD, ...
-  solo: holmes CARD (his random pick)   track CARD   check CARD (deck III)   ok
-arrest [PLAYER] | hands | score | show      views (arrest: the arrest solver, me by default)
-undo                                       take back the last entry (or the one waiting)
-help | quit                                this text | leave (everything is already saved)"""
+Cards, Villains, Plot Twists, Inspectors: by id (E031, V07) or name. The player
+to act acts (the prompt says who); pass declines (no arrest, no tail; yours: no
+card affordable).
+pick CARD | pass                 investigate: your pick
+reveal NAME CARD, NAME pass      investigate: the others' revealed picks
+arrest VILLAIN [with CARD, ...] [ignore]
+                                 default: a smallest set; ignore: the Holmes
+                                 board ignores one icon
+jump | watson | wiggins VILLAIN  the boards, in your arrest turn
+tail VILLAIN | pass              the Tail Phase
+take CARD | board NAME           the BSI Bonus (board holmes|watson|wiggins)
+resupply keep|back               solo: a resupply while you tail
+inspector NAME INSPECTOR         another player's Inspector, shown at the end
+What came, on the entry's line or after it when it waits:
+  refill VILLAIN | twist PLOT-TWIST | hand CARD, ... | middle CARD, ...
+  solo: holmes CARD (his pick) | track CARD | check CARD (deck III) | ok
+arrest [PLAYER] | hands | score | show   views (arrest: me by default)
+undo                             take back the last entry (or the one waiting)
+help | quit                      this text | leave (everything is saved)"""
 
 
 # ----------------------------------------------------------------------------- replies
@@ -285,7 +285,8 @@ def _told(data: Any, pos: Position, at) -> Told:
     if not isinstance(data, dict):
         raise InputError(f"expected an object of what came, got {json_kind(data)}",
                          where=at(".told"))
-    check_fields(data, (), TOLD_KEYS, fail=lambda m, k: InputError(m, where=at(f".told.{k}")))
+    check_fields(data, (), TOLD_KEYS + ("ok",),
+                 fail=lambda m, k: InputError(m, where=at(f".told.{k}")))
     cards = pos.cards
     known = {"refill": cards.villain_by_id, "twist": cards.plot_twist_by_id,
              "hand": cards.evidence_by_id, "middle": cards.evidence_by_id,
@@ -293,6 +294,11 @@ def _told(data: Any, pos: Position, at) -> Told:
              "check": cards.evidence_by_id}
     told = Told()
     for key, value in data.items():
+        if key == "ok":
+            if value is not True:
+                raise InputError(f"expected true, got {json_kind(value)}", where=at(".told.ok"))
+            told.ok = True
+            continue
         listed = key in ("refill", "hand", "middle")
         items = value if listed else [value]
         if not isinstance(items, list) or len(items) > 25:
@@ -749,11 +755,21 @@ class TableSession(LockedSession):
                                  f"{describe(self.state, after, last.action, self.me)}")
 
     # -- views
+    def view_data(self) -> dict:
+        """What ``show`` draws: my position and log, the entry waiting (if any)."""
+        return {"position": self.position(), "log": self.log(), "pending": self.pending}
+
+    def final_scores(self) -> list[tuple[str, int]] | None:
+        """Every player's points once the game is over and every Inspector is known
+        (the engine's ``scores``); None before."""
+        if not self.state.is_over() or not self.winner_known():
+            return None
+        return list(zip(self.names(), self.state.scores()))
+
     def _view(self, word: str, args: list[str]) -> Reply:
         pos = self.position()
         if word == "show":
-            return Reply("info", view="show", data={"position": pos, "log": self.log(),
-                                                    "pending": self.pending})
+            return Reply("info", view="show", data=self.view_data())
         if word == "score":
             from deduce.models.irregulars.score import score_json
 
@@ -907,8 +923,19 @@ def current_observation(path: str | Path) -> dict:
 
 
 def is_record(data: Any) -> bool:
-    return isinstance(data, dict) and "setup" in data and "entries" in data and \
-        data.get("game") == GAME
+    """Is the parsed JSON ``data`` a table record (not a position)?"""
+    return isinstance(data, dict) and data.get("game") == GAME and "setup" in data and \
+        "entries" in data
 
 
-__all__ = ["TableSession", "Record", "load_record", "current_observation", "HOLMES"]
+def record_position(path: str | Path) -> Position | None:
+    """The position now, as I see it, of the table record ``path``; None when ``path`` is
+    no table record (a position, ``sample``, a missing file: ``load_position``'s to say)."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    if not is_record(read_json(p)):
+        return None
+    return parse_position(current_observation(p)["position"], str(p), base=p.parent)
+
+

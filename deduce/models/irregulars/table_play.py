@@ -88,7 +88,10 @@ class Told:
     ok: bool = False
 
     def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in TOLD_KEYS if getattr(self, k) is not None}
+        out = {k: getattr(self, k) for k in TOLD_KEYS if getattr(self, k) is not None}
+        if self.ok:
+            out["ok"] = True
+        return out
 
     def merge(self, more: "Told") -> "Told":
         out = Told(**{k: getattr(self, k) for k in TOLD_KEYS}, ok=self.ok or more.ok)
