@@ -28,6 +28,7 @@ def cli() -> None:
       deduce deductions patterns sample    Deductions: every pattern you may take from the grid
       deduce deductions advise sample      what to do now, by the chance to win
       deduce deductions table game.json --seed 7 --players Ann,Ben,Cat --me Ann
+      deduce irregulars hands sample       Baker Street Irregulars: who holds which cards
     """
 
 
@@ -38,6 +39,8 @@ def _register() -> None:
     from deduce.cli.deductions_play import selfplay as deductions_selfplay
     from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
+    from deduce.cli.irregulars_hands import hands as irregulars_hands
+    from deduce.cli.irregulars_hands import irregulars
     from deduce.cli.s13 import s13
     from deduce.cli.story import story
     from deduce.cli.story_table import table
@@ -50,6 +53,8 @@ def _register() -> None:
     for command in (deductions_table, deductions_selfplay, deductions_advise):
         deductions.add_command(command)
     cli.add_command(deductions)
+    irregulars.add_command(irregulars_hands)
+    cli.add_command(irregulars)
 
 
 _register()

@@ -107,8 +107,6 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
         for j in range(n):
             truth[names[at[j]]] = set(packets[j])
         hand = list(me_packet)
-        if last and phase != "investigate" and rng.random() < 0.5:
-            hand = []
     else:
         middle = [x for j in range(n) for x in packets[j]]
         for p in names:

@@ -36,7 +36,8 @@ Chances are ``Fraction``s, turned into floats only in the JSON.
   starts, which is a new cycle in the log); ``hand`` is ``me``'s rest. In the deal's last
   cycle (multi: cycle 4) the rests went face down to the middle: the others hold nothing
   and the middle is reported as one more holder; ``hand`` is then ``me``'s unchosen
-  card(s) or empty (both read). In solo's 4th cycle Holmes still holds his last card;
+  card(s) or empty (both read). In solo's 4th cycle of a deal both still hold their last
+  card (discarded when the next deal is dealt): ``hand`` is ``me``'s;
 - ``bonus``: the middle is face up (``hand``) and nobody holds a hidden card; the log
   is still checked (every card that reached the middle is face up or was taken).
 
@@ -54,9 +55,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Iterable
 
-from deduce.core.errors import ContradictionError
+from deduce.core.errors import ContradictionError, InputError
 from deduce.core.fields import FieldReader
 from deduce.models.irregulars.cards import DECK_NUMERALS, DECKS, EVIDENCE_PER_DECK
 from deduce.models.irregulars.deal import Conflict, DealLog, Tracking, track
@@ -238,7 +240,7 @@ def read(position: Position, log: RoundLog, where: str = "<observation>") -> Kno
     last_cycle = cycle == CYCLES_PER_DEAL
     to_middle = last_cycle and not position.solo and phase in (ARREST, TAIL)
     _check_cycles(r, position, log)
-    _check_hand(r, position, log, last_cycle)
+    _check_hand(r, position, log, last_cycle and not position.solo)
 
     picked = {(i, p): c for i, cyc in enumerate(log.cycles) for p, c in cyc.picks.items()}
     # the picks of this deal are in their picker's Evidence (checked); the rest of the
@@ -494,3 +496,34 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
                   middle=tuple(middle))
 
 
+
+
+# ----------------------------------------------------------------------------- files
+OBSERVATION_KEYS = ("position", "log")
+SAMPLE_OBSERVATION = "sample-observation.json"
+
+
+def load_observation(path: str | Path) -> tuple[Position, RoundLog, str]:
+    """Read an observation file ``{"position": {...}, "log": {...}}`` (what the engine's
+    ``State.observation`` writes): the position checked by ``parse_position`` (its errors
+    name ``FILE: position: field ...``), the log by ``parse_log`` (``FILE: field
+    'log....'``). ``sample``, when no file has that name, is the shipped sample (3 players,
+    round 1, cycle 3). Returns the position, the log and the name to use in messages."""
+    from deduce.core.records import check_fields, json_kind, read_json
+    from deduce.models.irregulars.log import parse_log
+    from deduce.models.irregulars.position import SAMPLE, parse_position
+
+    if str(path) == SAMPLE and not Path(path).exists():
+        from deduce.puzzles import puzzle_path
+
+        path = puzzle_path("irregulars", SAMPLE_OBSERVATION)
+    where = str(path)
+    data = read_json(path)
+    r = FieldReader(where)
+    if not isinstance(data, dict):
+        raise InputError("an observation is a JSON object {\"position\": ..., \"log\": ...}, "
+                         f"got {json_kind(data)}", where=where)
+    check_fields(data, OBSERVATION_KEYS, fail=r.fail)
+    position = parse_position(data["position"], f"{where}: position", base=Path(path).parent)
+    log = parse_log(data["log"], position.cards, position.players, where, "log")
+    return position, log, where
