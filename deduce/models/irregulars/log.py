@@ -10,23 +10,17 @@ JSON (``RoundLog.to_json``)::
      "gone": ["E003", "E018"],        # Evidence seen leaving play in earlier deals
      "cycles": [{"hand": ["E014", "E077", "E031", "E052", "E090"],
                  "picks": {"Ann": "E031", "Ben": "E040", "Cat": null}},
-                {"hand": ["E011", "E058", "E060", "E099"], "picks": {}}],
-     "twists": ["SIXN"]}              # optional: the Plot Twists of earlier rounds
+                {"hand": ["E011", "E058", "E060", "E099"], "picks": {}}]}
 
 ``cycles[i].hand`` is the hand ``me`` held at the start of cycle ``i + 1`` of the deal;
 ``picks`` the cards each player took that cycle, once revealed (``null``: the player could
 afford no card and passed the whole hand; a player missing: not revealed yet, so the last
 cycle of a log may have no picks). In solo, Holmes's hand is seen when the hands are
 swapped: it is ``me``'s next ``hand``, and his pick is his entry in ``picks``.
-``twists`` (optional, multi; absent: none known) lists the Plot Twists revealed in the
-earlier rounds, oldest first (the current one is the position's ``plot_twist``); the
-sampler of hidden state draws the twists to come from the others (``to_json`` writes the
-field only when it is not empty).
 
 ``parse_log`` checks it against the position it goes with (``where`` names the file in
 messages): every id an Evidence card of the set, at most ``CYCLES_PER_DEAL`` cycles, the
-hands of ``HAND_SIZE`` cards or fewer, each pick a player's, ``twists`` distinct Plot
-Twists of the set (at most ``ROUNDS - 1``).
+hands of ``HAND_SIZE`` cards or fewer, each pick a player's.
 """
 
 from __future__ import annotations
@@ -43,8 +37,6 @@ DIRECTIONS = ("left", "right")
 CYCLES_PER_DEAL = 4
 HAND_SIZE = 5
 LOG_KEYS = ("deal", "direction", "gone", "cycles")
-LOG_OPTIONAL = ("twists",)
-EARLIER_TWISTS = 3  # rounds before the last
 MAX_DEALS = 5
 
 
@@ -66,14 +58,10 @@ class RoundLog:
     direction: str
     gone: tuple[str, ...] = ()
     cycles: tuple[CycleSeen, ...] = ()
-    twists: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        out = {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
-               "cycles": [c.to_json() for c in self.cycles]}
-        if self.twists:
-            out["twists"] = list(self.twists)
-        return out
+        return {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
+                "cycles": [c.to_json() for c in self.cycles]}
 
     def seen(self) -> set[str]:
         """Every card id this log shows (hands, picks, cards gone)."""
@@ -90,7 +78,7 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
     ``where`` and the field path under ``path``."""
     r = FieldReader(where)
     table = r.table(data, "deal, direction, gone and cycles", path)
-    check_fields(table, LOG_KEYS, LOG_OPTIONAL, fail=lambda m, k: r.fail(m, f"{path}.{k}"))
+    check_fields(table, LOG_KEYS, fail=lambda m, k: r.fail(m, f"{path}.{k}"))
     deal = r.whole(table["deal"], 1, MAX_DEALS, "the deal", f"{path}.deal")
     direction = r.name(table["direction"], lambda t, where: resolve(
         t, DIRECTIONS, "direction", where=where), "left or right", f"{path}.direction")
@@ -118,13 +106,4 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
                              f"{at}.picks.{name}")
             picks[name] = None if v is None else card(v, f"{at}.picks.{name}")
         cycles.append(CycleSeen(hand, picks))
-    twists = []
-    for i, v in enumerate(r.listed(table.get("twists", []), "Plot Twist ids", f"{path}.twists",
-                                   EARLIER_TWISTS)):
-        text = r.string(v, "a Plot Twist id", f"{path}.twists[{i}]")
-        if text not in cards.plot_twist_by_id:
-            raise r.fail(f"unknown Plot Twist id {text!r}", f"{path}.twists[{i}]")
-        if text in twists:
-            raise r.fail(f"{text} is listed twice", f"{path}.twists[{i}]")
-        twists.append(text)
-    return RoundLog(deal, direction, gone, tuple(cycles), tuple(twists))
+    return RoundLog(deal, direction, gone, tuple(cycles))
