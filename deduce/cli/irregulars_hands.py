@@ -40,7 +40,8 @@ def hands(observation_file: str, as_json: bool) -> None:
     round 1, cycle 3, Ann to pick. A log that does not go with the position is exit 2
     naming the field; observations no deal fits are exit 3 naming the conflicting fields.
 
-    --json prints {"me", "mode", "deal", "cycle", "phase", "direction", "holdings": [{
+    --json prints {"me", "mode", "deal", "cycle", "phase", "stage", "direction",
+    "holdings": [{
     "holder", "cards", "known", "certain": [ids], "possible": [{"card", "p", "exact"}],
     "by_deck": [{"deck", "cards", "p_each", "expected"}]}], "decks": [{"deck", "numeral",
     "unseen", "in_deal", "in_deck"}], "worlds"} ("exact": the chance as a fraction;

@@ -491,6 +491,7 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
     k = knowledge or read(position, log, where)
     t = k.tracking
     chosen: list[str] = []
+    leftover: list[str] = []  # unseen cards out of the decks (unseen discards)
     decks: dict[int, tuple[str, ...]] = {}
     for d in DECKS:
         pool = list(t.candidates.get(d, ()))
@@ -499,6 +500,7 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
         chosen += pool[:n]
         state = next(s for s in k.decks if s.deck == d)
         decks[d] = tuple(pool[n:n + state.in_deck])
+        leftover += pool[n + state.in_deck:]
     rng.shuffle(chosen)
     contents: dict[int, list[str]] = {}
     at = 0
@@ -511,7 +513,8 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
             hands[name] = tuple(sorted(contents[index]))
     middle: list[str] = []
     if k.stage in (TO_MIDDLE, OVER):
-        middle = _put(position, log, k, contents)
+        rng.shuffle(leftover)
+        middle = _put(position, log, k, contents, leftover)
     picked: dict[str, str] = {}
     if k.stage == DRAFTING and not position.solo:
         if drafted is None:
@@ -548,13 +551,15 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
                   middle=tuple(middle))
 
 
-def _put(position: Position, log: RoundLog, k: Knowledge, contents: dict[int, list[str]]
-         ) -> list[str]:
+def _put(position: Position, log: RoundLog, k: Knowledge, contents: dict[int, list[str]],
+         leftover: list[str]) -> list[str]:
     """The middle as put face down in the 4th cycle: seat by seat, each seat's rest
     sorted (``me``'s left out when the position's hand still shows it). Once the deal is
     over a rest never seen (5 players) is made of the face-up cards and the cards taken
     from the middle that no seen rest explains (each player's last Evidence when it is no
-    pick of this deal: the bonus takes append to the Evidence)."""
+    pick of this deal: the bonus takes append to the Evidence), then, for the cards
+    discarded after the last bonus that nothing records, of unseen cards out of the decks
+    (``leftover``, in random order)."""
     from deduce.models.irregulars.deal import packet_of
 
     n, step = len(position.players), 1 if log.direction == LEFT else -1
@@ -581,6 +586,8 @@ def _put(position: Position, log: RoundLog, k: Knowledge, contents: dict[int, li
         if k.stage == OVER and not packet.seen:
             size = HAND_SIZE - taken.get(packet.index, 0)
             rest, spare = spare[:size], spare[size:]
+            short = size - len(rest)
+            rest, leftover[:] = rest + leftover[:short], leftover[short:]
         out += sorted(rest)
     return out
 
