@@ -9,7 +9,7 @@ core, the turns and steps per game; ``clone()`` microseconds; and the same with 
 naive baseline in the same process (its own passes), and the ratio per turn. Both
 engines play the first seeds alike (checked). The baseline is the engine with each step's lists made the
 plain way: the Takes from ``patterns.naive_placements`` (no per-suit memory), a Solve
-listed when an uncached ``payment.pay`` finds a payment (not ``affordable_dues``), every
+listed when an uncached ``payment.pay`` finds a payment (not the packed test), every
 payment found anew. Targets (issue 12): one turn <= 25 µs, >= 500 games per second per
 core. ``--sections`` adds a wall-clock split of a turn by step and action (per call and
 per turn; ``perf_counter`` around each ``legal_actions`` and ``apply``: cProfile distorts
@@ -116,8 +116,10 @@ def print_sections(first: int, games: int) -> None:
 
 
 def uncached_pay(due, pool):
-    """``payment.pay`` of a due vector, found anew every time."""
-    return pay(due_dict(due), pool)
+    """``payment.pay`` of a due vector, found anew every time, in the shape the engine
+    keeps (``rules._pay``: uses and pool left, or None)."""
+    found = pay(due_dict(due), pool)
+    return None if found is None else (tuple(found.uses), tuple(found.pool_after))
 
 
 class NaiveState(rules.State):
@@ -136,7 +138,7 @@ class NaiveState(rules.State):
         p = self.to_play
         pool = self.pools[p]
         self._affordable = {}
-        out = []
+        out = [rules.DRAW]  # the start step's actions: Draw, the Solves
         for case in self._targets(p):
             due = self._due(p, case)
             if uncached_pay(due, pool) is not None:
@@ -184,7 +186,7 @@ def main() -> None:
     print(f"{args.runs} x {args.games} random 3-player games: {turns / args.games:.1f} turns, "
           f"{steps / args.games:.1f} steps per game (medians)")
     print(f"{'engine':<44}{'µs/turn':>9}{'CPU µs':>9}{'games/s':>9}{'vs naive':>10}")
-    print(f"{'rules (memoised scans, affordable_dues)':<44}{turn_us:>9.1f}{cpu_us:>9.1f}"
+    print(f"{'rules (memoised scans, packed affordability)':<44}{turn_us:>9.1f}{cpu_us:>9.1f}"
           f"{games:>9.0f}{base_us / turn_us:>9.1f}x")
     print(f"{'plain lists, uncached payments (baseline)':<44}{base_us:>9.1f}{base_cpu:>9.1f}"
           f"{base_second * args.games:>9.0f}{1:>9.1f}x")

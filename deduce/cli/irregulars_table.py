@@ -195,24 +195,10 @@ def print_arrest(session, data: dict) -> None:
 
 
 def print_hands(session, knowledge) -> None:
-    """My hand tracking: each other holder's cards for sure and the possible ones by deck
-    with their exact chance."""
-    from deduce.models.irregulars.cards import DECK_NUMERALS
+    """My hand tracking (``deduce irregulars hands``'s view)."""
+    from deduce.cli.irregulars_hands_view import hands_view
 
-    t = Table(title=literal(f"What the others hold ({knowledge.worlds:,} deals fit what you "
-                            "saw, all equally likely)"), title_justify="left")
-    for name, opts in (("Holder", {"overflow": "fold"}), ("Cards", {"justify": "right"}),
-                       ("For sure", {"ratio": 1}), ("Possible, by deck", {"ratio": 1})):
-        t.add_column(name, **opts)
-    for h in knowledge.holdings:
-        possible = "; ".join(
-            f"deck {DECK_NUMERALS[row['deck']]}: {row['cards']} card"
-            f"{'s' if row['cards'] != 1 else ''}"
-            + (f", {row['p_each']:.0%} each" if row["p_each"] is not None else
-               f", {row['expected']:.2f} expected")
-            for row in h.by_deck()) or "-"
-        t.add_row(h.holder, str(h.cards), ", ".join(h.certain) or "-", possible)
-    out.print(t)
+    out.print(hands_view(session.position(), knowledge))
 
 
 def _loop(session, record_file: str, interactive: bool) -> int:

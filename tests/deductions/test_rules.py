@@ -505,13 +505,69 @@ def test_from_position_samples_what_the_position_hides():
 
 @settings(max_examples=40)
 @given(st.integers(0, 2**64 - 1), st.integers(1, 70))
-def test_the_engines_draws_are_random_randoms_own(seed, n):
-    from deduce.models.deductions.rules import _below, _shuffle
+def test_the_deal_shuffles_as_random_randoms_own(seed, n):
+    from deduce.models.deductions.rules import _shuffle
 
     mine, theirs = random.Random(seed), random.Random(seed)
     cards, expected = list(range(n)), list(range(n))
     _shuffle(mine, cards)
     theirs.shuffle(expected)
     assert cards == expected
-    assert _below(mine, n) == theirs.randrange(n)
     assert mine.getrandbits(64) == theirs.getrandbits(64)
+
+
+def test_the_chance_stream_is_the_mmix_lcg_and_its_draws_are_uniform():
+    from deduce.models.deductions.rules import chance_below, chance_shuffle
+
+    assert chance_below(0, 1 << 32) == (1442695040888963407, 1442695040888963407 >> 32)
+    assert chance_below(1, 4) == ((6364136223846793005 + 1442695040888963407) % 2**64,
+                                  ((6364136223846793005 + 1442695040888963407) % 2**64) >> 62)
+    seed, counts = 7, Counter()
+    for _ in range(12000):
+        seed, k = chance_below(seed, 3)
+        counts[k] += 1
+    assert set(counts) == {0, 1, 2} and all(3800 <= v <= 4200 for v in counts.values())
+    orders, seed = Counter(), 11
+    for _ in range(6000):
+        cards = [0, 1, 2]
+        seed = chance_shuffle(seed, cards)
+        orders[tuple(cards)] += 1
+    assert len(orders) == 6 and all(850 <= v <= 1150 for v in orders.values())
+    again = list(range(60))
+    assert chance_shuffle(5, again) == chance_shuffle(5, list(range(60)))
+    assert sorted(again) == list(range(60)) and again != list(range(60))
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 10**6), st.integers(0, 120),
+       st.lists(st.sampled_from(clue_deck()), max_size=14), st.booleans())
+def test_the_listed_solves_are_the_targets_pay_can_pay(seed, steps, pool, reserve):
+    """The start step's Solves (packed affordability without Sherlock, the closed form
+    with him) are exactly the targets ``payment.pay`` finds a payment for."""
+    from deduce.models.deductions.payment import discounted_due
+
+    state = new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    while not state.is_over() and state.step != "start":
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_over():
+        return
+    p = state.to_play
+    if reserve and state.reserved[p] is None:
+        state.reserved = state.reserved[:]
+        state.reserved[p] = state.piles["solutions"][-1] if state.piles["solutions"] else None
+        state._asked = [None] * state.n
+    state.pools[p] = list(pool)
+    state._legal = None
+    listed = [a.case for a in state.legal_actions() if isinstance(a, Solve)]
+    targets = [i for row in state.display.values() for i in row if i is not None]
+    targets += [state.reserved[p]] if state.reserved[p] is not None else []
+    discounts = [s.discount for s in state.solved[p]]
+    expected = [case for case in targets
+                if pay(discounted_due(state.cards.by_id[case].cost_dict(), discounts),
+                       list(pool)) is not None]
+    assert listed == expected

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deduce.core.errors import InputError
+from deduce.models.irregulars import cards as cards_module
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.cards import shipped_cards
 from deduce.models.irregulars.rules import (
@@ -464,11 +465,11 @@ def test_objectives_count_every_owned_card_in_the_spec_vocabulary():
     assert pairs == 1  # E004 and E027 are both RESI
     lestrade = CARDS.inspector_by_id["lestrade"]  # 1/artifact, 2/skull, 6/colour set
     skulls = sum(1 for c in owned if "skull" in c.icons)
-    colours = min(sum(1 for c in owned if c.colour == k) for k in rules.COLOURS)
+    colours = min(sum(1 for c in owned if c.colour == k) for k in cards_module.COLOURS)
     artifacts = sum(1 for c in owned if c.type == "artifact")
     assert _objective_points(lestrade, owned) == [artifacts, 2 * skulls, 6 * colours]
     bradstreet = CARDS.inspector_by_id["bradstreet"]  # 1/witness, 2/red, 3/type set
-    sets = min(sum(1 for c in owned if c.type == t) for t in rules.TYPES)
+    sets = min(sum(1 for c in owned if c.type == t) for t in cards_module.TYPES)
     assert _objective_points(bradstreet, owned)[2] == 3 * sets
 
 

@@ -28,6 +28,7 @@ id that is not among the solved cards is a ``ValueError`` (callers hand over par
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Iterator, Protocol
 
@@ -74,13 +75,22 @@ def _kind(card: SolvedCard) -> tuple[int, int]:
     return _CASE[card.case], _CATEGORY[card.category]
 
 
-def _counts(cards: list[SolvedCard]) -> Counts:
-    """How many of ``cards`` each case and category has."""
+def _counts(cards: list[SolvedCard], kinds=None) -> Counts:
+    """How many of ``cards`` each case and category has (``kinds``: the cards'
+    ``_kind``, when known)."""
     grid = [[0] * len(CATEGORIES) for _ in CASES]
-    for card in cards:
-        case, category = _kind(card)
+    for case, category in kinds or map(_kind, cards):
         grid[case][category] += 1
     return tuple(tuple(row) for row in grid)
+
+
+def _distance_after(milestone: str, counts: Counts, taken: Counts) -> tuple[int, ...]:
+    """``distance(milestone, _minus(counts, taken))``, without building the difference."""
+    if milestone == DIVERSITY:
+        return (sum(1 for k in range(len(CATEGORIES))
+                    if sum(r[k] for r in counts) == sum(t[k] for t in taken)),)
+    return tuple(sorted(max(0, MILESTONE_SIZE - sum(r) + sum(t))
+                        for r, t in zip(counts, taken)))
 
 
 def _minus(counts: Counts, taken: Counts) -> Counts:
@@ -122,19 +132,17 @@ def _options(milestone: str, counts: Counts) -> Iterator[Counts]:
             yield tuple(split if i == c else (0,) * len(row) for i in range(len(CASES)))
 
 
-def _splits(total: int, limits: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    """Every tuple of counts, each at most its limit, adding up to ``total``."""
+@lru_cache(maxsize=4096)
+def _splits(total: int, limits: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every tuple of counts, each at most its limit, adding up to ``total``, the first
+    count largest first, then the next, and so on (remembered: a case has at most 3
+    cards per category, so few ``limits`` occur)."""
     if not limits:
-        if total == 0:
-            yield ()
-        return
+        return ((),) if total == 0 else ()
     if len(limits) == 1:
-        if total <= limits[0]:
-            yield (total,)
-        return
-    for first in range(min(total, limits[0]), -1, -1):
-        for rest in _splits(total - first, limits[1:]):
-            yield (first, *rest)
+        return ((total,),) if total <= limits[0] else ()
+    return tuple((first, *rest) for first in range(min(total, limits[0]), -1, -1)
+                 for rest in _splits(total - first, limits[1:]))
 
 
 def distance(milestone: str, counts: Counts) -> tuple[int, ...]:
@@ -176,36 +184,76 @@ def _open(claimed: dict[str, list[str]]) -> list[str]:
 
 
 def _joint(cards: list[SolvedCard], milestones: list[str],
-           free: list[int] | None = None) -> list[list[int]] | None:
+           free: list[int] | None = None, kinds=None) -> list[list[int]] | None:
     """Disjoint sets of indices into ``cards`` (among ``free``; default all) meeting each
     of ``milestones`` at once, the earliest cards first (the least list of sets), or None
-    when there are none."""
+    when there are none (``kinds``: the cards' ``_kind``, when known)."""
     free = list(range(len(cards))) if free is None else free
     if not milestones:
         return []
+    kinds = kinds or [_kind(card) for card in cards]
     among = [cards[i] for i in free]
+    among_kinds = [kinds[i] for i in free]
     best = None
-    for taken in _options(milestones[0], _counts(among)):
-        picked = [free[k] for k in _pick(among, taken)]
-        tail = _joint(cards, milestones[1:], [i for i in free if i not in picked])
+    for taken in _options(milestones[0], _counts(among, among_kinds)):
+        picked = [free[k] for k in _pick(among, taken, among_kinds)]
+        tail = _joint(cards, milestones[1:], [i for i in free if i not in picked], kinds)
         if tail is not None and (best is None or [picked, *tail] < best):
             best = [picked, *tail]
     return best
 
 
-def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str]) -> list[str]:
+def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str],
+               kinds=None) -> list[str]:
     """The set to commit to ``milestone`` alone that leaves ``others`` closest (then the
-    earliest cards); ``milestone`` must be met by ``cards``."""
-    counts = _counts(cards)
-    kinds = [_kind(card) for card in cards]
-    best = None  # (distances, the options at them): the earliest cards break the tie
-    for taken in _options(milestone, counts):
-        far = [distance(o, _minus(counts, taken)) for o in others]
-        if best is None or far < best[0]:
-            best = (far, [taken])
-        elif far == best[0]:
-            best[1].append(taken)
-    return [cards[i].id for i in min(_pick(cards, taken, kinds) for taken in best[1])]
+    earliest cards); ``milestone`` must be met by ``cards`` (``kinds``: their ``_kind``,
+    when known).
+
+    Each option is scored by ``(distances, picked indices)`` and the least wins, which is
+    the closest distances, then the earliest cards. With only two milestones, ``others``
+    is empty or the other one, and each distance comes from the option's counts alone:
+    Case Completion's options take ``t`` (per category) from one case, leaving a
+    category missing when ``t`` takes all its cards; Diversity's options take one card
+    per category from the cases chosen, lowering each case's count by the categories it
+    gives. The indices are the earliest cards of each case and category (``at``)."""
+    kinds = kinds or [_kind(card) for card in cards]
+    counts = _counts(cards, kinds)
+    at = [[[] for _ in CATEGORIES] for _ in CASES]  # per case and category: indices
+    for i, (case, category) in enumerate(kinds):
+        at[case][category].append(i)
+    scored = bool(others)
+    best = None
+    if milestone == COMPLETION:
+        column = [sum(row[k] for row in counts) for k in range(len(CATEGORIES))]
+        for c, row in enumerate(counts):
+            if sum(row) < MILESTONE_SIZE:
+                continue
+            places = at[c]
+            for split in _splits(MILESTONE_SIZE, row):
+                far = sum(1 for n, t in zip(column, split) if n == t) if scored else 0
+                if best is not None and far > best[0]:
+                    continue
+                picked = sorted(i for k, t in enumerate(split) for i in places[k][:t])
+                if best is None or (far, picked) < best:
+                    best = (far, picked)
+    else:
+        sizes = [sum(row) for row in counts]
+        choices = [[c for c in range(len(CASES)) if counts[c][k]]
+                   for k in range(len(CATEGORIES))]
+        for chosen in product(*choices):
+            if scored:
+                left = sizes[:]
+                for c in chosen:
+                    left[c] -= 1
+                far = sorted(MILESTONE_SIZE - n if n < MILESTONE_SIZE else 0 for n in left)
+                if best is not None and far > best[0]:
+                    continue
+            else:
+                far = 0
+            picked = sorted(at[c][k][0] for k, c in enumerate(chosen))
+            if best is None or (far, picked) < best:
+                best = (far, picked)
+    return [cards[i].id for i in best[1]]
 
 
 def satisfies(milestone: str, cards: list[SolvedCard]) -> bool:
@@ -241,13 +289,14 @@ def claimable(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict[s
     """The open milestones that the uncommitted cards meet now, each with the 5 ids (in
     ``solved`` order) to commit, chosen as the module says; ``MILESTONES`` order."""
     cards = _uncommitted(solved, claimed)
-    counts = _counts(cards)
+    kinds = [_kind(card) for card in cards]
+    counts = _counts(cards, kinds)
     open_ = _open(claimed)
     ready = [m for m in open_ if distance(m, counts)[0] == 0]
-    joint = _joint(cards, ready) if len(ready) > 1 else None
+    joint = _joint(cards, ready, kinds=kinds) if len(ready) > 1 else None
     if joint is not None:
         return {m: [cards[i].id for i in ids] for m, ids in zip(ready, joint)}
-    return {m: _best_alone(cards, m, [o for o in open_ if o != m]) for m in ready}
+    return {m: _best_alone(cards, m, [o for o in open_ if o != m], kinds) for m in ready}
 
 
 def max_bonus(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> int:

@@ -309,14 +309,40 @@ def suit_placements(s: int, board: int) -> tuple[Placement, ...]:
     return found
 
 
-#: per placement index: its cells; per index and mask of three of its cells, the (cell,
-#: prop) pairs of the three with the fourth as the prop
-_TAKE_CELLS = [shape.cells for shape in ALL_PLACEMENTS]
-_PROP_PAIRS = [
-    {shape.mask & ~_bit(prop): tuple((cell, prop) for cell in shape.cells if cell != prop)
+#: per placement index: its cells' keys (``4*r + c``); per index and mask of three of its
+#: cells, the (cell, prop) keys (``16 * cell key + prop key``) of the three with the
+#: fourth as the prop
+_TAKE_KEYS = [tuple(SIZE * r + c for r, c in shape.cells) for shape in ALL_PLACEMENTS]
+_PROP_KEYS = [
+    {shape.mask & ~_bit(prop): tuple(SIZE * SIZE * (SIZE * r + c) + SIZE * prop[0] + prop[1]
+                                     for r, c in shape.cells if (r, c) != prop)
      for prop in shape.cells}
     for shape in ALL_PLACEMENTS
 ]
+#: a cell key back to its cell
+_KEY_CELL = tuple((k // SIZE, k % SIZE) for k in range(SIZE * SIZE))
+
+
+def take_keys(board: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``take_cells(board)`` with each cell as its key ``4*r + c`` and each ``(cell,
+    prop)`` as ``16 * cell key + prop key`` (ints: quick to tell apart)."""
+    if board.bit_count() < 3:
+        return (), ()
+    v = _counts(board)
+    exact = (v >> 2) & _ONES
+    cells: list[int] = []
+    while exact:
+        low = exact & -exact
+        cells += _TAKE_KEYS[low.bit_length() // _FIELD]
+        exact ^= low
+    propped = v & (v >> 1) & _ONES
+    pairs: list[int] = []
+    while propped:
+        low = propped & -propped
+        i = low.bit_length() // _FIELD
+        pairs += _PROP_KEYS[i][_MASKS[i] & board]
+        propped ^= low
+    return tuple(dict.fromkeys(cells)), tuple(dict.fromkeys(pairs))
 
 
 def take_cells(board: int) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
@@ -324,23 +350,10 @@ def take_cells(board: int) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], .
     any suit (the cells do not depend on it): the distinct cells of its exact placements,
     then the distinct ``(cell, prop)`` of its propped ones, each in the order of
     ``suit_placements``' placements and their ``take`` cells (first appearance kept)."""
-    if board.bit_count() < 3:
-        return (), ()
-    v = _counts(board)
-    exact = (v >> 2) & _ONES
-    cells: dict[Cell, None] = {}
-    while exact:
-        low = exact & -exact
-        cells.update(dict.fromkeys(_TAKE_CELLS[low.bit_length() // _FIELD]))
-        exact ^= low
-    propped = v & (v >> 1) & _ONES
-    pairs: dict[tuple[Cell, Cell], None] = {}
-    while propped:
-        low = propped & -propped
-        i = low.bit_length() // _FIELD
-        pairs.update(dict.fromkeys(_PROP_PAIRS[i][_MASKS[i] & board]))
-        propped ^= low
-    return tuple(cells), tuple(pairs)
+    cells, pairs = take_keys(board)
+    n = SIZE * SIZE
+    return (tuple(_KEY_CELL[k] for k in cells),
+            tuple((_KEY_CELL[k // n], _KEY_CELL[k % n]) for k in pairs))
 
 
 def placements(grid) -> list[Placement]:

@@ -360,6 +360,10 @@ _SLOT = {**_INDEX, **{a: _INDEX[ALLY_SUIT[a]] for a in OWN_SUIT_ALLIES.values()}
          LESTRADE: len(SUITS), SHERLOCK: len(SUITS) + 1}
 
 
+#: read-only for callers (the rules engine counts a pool inline)
+POOL_SLOT = _SLOT
+
+
 def pool_counts(pool: list[str]) -> tuple[int, ...]:
     """What ``affordable`` needs of ``pool``: per suit (``SUITS`` order) the cards that
     pay it directly (its regular cards, its Ally Watson, Mycroft or Irene), then the

@@ -56,8 +56,12 @@ Decisions where the rules leave it open:
   ``current_player()`` is None.
 
 Chance goes through the state: ``new_game`` shuffles with ``random.Random(seed)``, which
-then seeds the state's own chance (``chance_seed``: each reshuffle or Mind Palace pick
-makes a ``random.Random`` from it and moves it on; ``clone`` copies it).
+then seeds the state's own chance stream (``chance_seed``, one integer: a 64-bit linear
+congruential generator, ``chance_below``; each reshuffle or Mind Palace pick draws from
+it and moves it on, so the same seed and the same actions give the same game, and the
+stream does not depend on which actions came before except through the chance events
+they made; ``clone`` copies the integer). A bot never reads it: bots see observations,
+and ``from_position`` seeds a sampled state's stream from the bot's own ``rng``.
 ``apply(action, outcome)`` takes the chance results from an ``Outcome`` instead (the live
 table): ``draws`` every clue
 card dealt from the deck during the action (the drawn card, the refills, Watson's draw) in
@@ -70,21 +74,24 @@ Observations are the spec's position JSON (``position``) with ``me`` and
 Speed: the legal actions are made once per step; every ``Take``, ``MindPalace``, ``Draw``
 and ``Discard`` object is made once at import; the grid's suit boards are kept cell by
 cell, and the Takes of each board are remembered by the board alone
-(``patterns.take_cells``: they do not depend on the suit); a
-start step tests every target at once with ``payment.affordable_dues`` on the pool's
-counts, and a listed Solve finds its payment (``payment.pay_vector``) only when it is
-read or played (the cheapest payment's ``pool_after`` becomes the pool); payments are
-remembered by (due, pool), dues by (card set, discounts), the display's ids until it
-changes, each player's targets and dues until the display, its reserved card or its
-discounts change; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
-turn's end asks ``milestones.met`` (which milestones, not which cards), and only
-when the player's solved or claimed cards changed; the deck is a list (top last); the
-state's chance is one integer, so ``clone`` copies lists only (its shuffles and picks
-draw ``random.Random``'s own stream with the draws inlined: ``_shuffle``, ``_below``;
-each chance event still seeds a ``random.Random``, the stream the golden games fix).
-Every cache is emptied
-when full: ``PAY_CACHE`` payments or dues tables, ``COST_TABLES`` card sets,
-``patterns.SUIT_CACHE`` boards.
+(``patterns.take_keys``: they do not depend on the suit); a start step tests every
+target at once: for a pool without Sherlock on packed ints (``_solves``: the display's
+costs packed once per display, the player's discounts once per discounts vector), else
+with ``payment.affordable_dues`` on the pool's counts; a listed Solve finds its payment
+(``payment.pay_vector``) only when it is read or played (the cheapest payment's
+``pool_after`` becomes the pool); payments are remembered by (due, pool) as plain tuples
+(untracked by the garbage collector), dues by (card set, discounts), the display's ids
+until it changes; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
+turn's end checks the milestones on packed counts of the player's uncommitted cards
+(``_kinds``: which milestones, not which cards), and ``milestones.claimable`` runs only
+at a claim step; Draw, Take and the turn's end are inlined; the deck is a list (top
+last); the display, the piles and each player's solved list are replaced, never
+changed, so ``clone`` shares them; the state's chance is one integer, so ``clone``
+copies no generator, and a chance event costs a multiply per draw (no ``random.Random``
+seeded per event: seeding one cost 10 µs, more than the rest of a Mind Palace; a
+``random.Random`` carried in the state would cost a ``getstate``/``setstate`` of its 625
+words per clone that plays chance). Every cache is emptied when full: ``PAY_CACHE``
+payments or dues tables, ``COST_TABLES`` card sets, ``patterns.SUIT_CACHE`` boards.
 ``benchmarks/deductions_engine.py`` has the figures.
 """
 
@@ -120,14 +127,14 @@ from deduce.models.deductions.cards import (
     resolve_suit,
     shipped_cards,
 )
-from deduce.models.deductions.milestones import COMPLETION
-from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_cells
+from deduce.models.deductions.milestones import COMPLETION, DIVERSITY
+from deduce.models.deductions.patterns import CELL_SUIT, SUIT_CACHE, boards, take_keys
 from deduce.models.deductions.payment import (
-    Payment,
     affordable_dues,
     discounted,
     due_dict,
     due_vector,
+    POOL_SLOT,
     pay_vector,
     pool_counts,
     use_pays,
@@ -213,7 +220,7 @@ class Solve:
         pending = self.__dict__.get("_pending") if name == "uses" else None
         if pending is None:
             raise AttributeError(name)
-        uses = tuple(_pay(*pending).uses)
+        uses = _pay(*pending)[0]
         object.__setattr__(self, "uses", uses)
         return uses
 
@@ -423,14 +430,21 @@ _BOARD_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
 def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
-    """The Takes of ``patterns.take_cells(board)`` (a cell holds one suit, so no two
+    """The Takes of ``patterns.take_keys(board)`` (a cell holds one suit, so no two
     suits share a Take); remembered."""
-    cells, pairs = take_cells(board)
+    cells, pairs = take_keys(board)
     if len(_BOARD_TAKES) >= SUIT_CACHE:
         _BOARD_TAKES.clear()
-    found = _BOARD_TAKES[board] = (tuple(_TAKES[(cell, None)] for cell in cells),
-                                   tuple(_TAKES[pair] for pair in pairs))
+    found = _BOARD_TAKES[board] = (tuple(map(_CELL_TAKES.__getitem__, cells)),
+                                   tuple(map(_PAIR_TAKES.__getitem__, pairs)))
     return found
+
+
+#: the Takes by ``patterns.take_keys``' keys: of an exact placement by its cell's key, of
+#: a propped one by 16 x the cell's key + the prop's
+_CELL_TAKES = {SIZE * r + c: take for ((r, c), prop), take in _TAKES.items() if prop is None}
+_PAIR_TAKES = {SIZE * SIZE * (SIZE * r + c) + SIZE * prop[0] + prop[1]: take
+               for ((r, c), prop), take in _TAKES.items() if prop is not None}
 
 
 #: Reserve actions by case id, and the Rotates of a solved card by (case id, its
@@ -486,32 +500,63 @@ class _CostTable:
     cards per suit) the dues of the cases asked so far (``dues``: discounts -> case ->
     due vector; shared by every state of the set, cleared at ``PAY_CACHE`` entries)."""
 
-    __slots__ = ("cards", "cost", "dues")
+    __slots__ = ("cards", "cost", "packed", "dues")
 
     def __init__(self, cards: CardSet):
         self.cards = cards
         self.cost = {c.id: due_vector(c.cost_dict()) for c in cards.by_id.values()}
+        #: each cost as one int, 8 bits per suit (``SUITS`` order from bit 0): ``_solves``
+        self.packed = {i: _pack(v) for i, v in self.cost.items()}
         self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
 
     def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
-        """The table of dues of ``discounts`` (its discounts kept under the key None)."""
+        """The table of dues of ``discounts`` (its discounts kept under the key None, and
+        packed as ``_pack`` under the key 0)."""
         found = self.dues.get(discounts)
         if found is None:
             if len(self.dues) >= PAY_CACHE:
                 self.dues.clear()
-            found = self.dues[discounts] = {None: discounts}
+            found = self.dues[discounts] = {None: discounts, 0: _pack(discounts)}
         return found
 
 
-def _pay(due: tuple[int, ...], pool: list[str]) -> Payment | None:
-    """``payment.pay`` of the due vector ``due`` from ``pool``, remembered (shared by
-    every state: clones repeat it)."""
+def _pack(vector: tuple[int, ...]) -> int:
+    """A vector of small counts (each below 64) as one int, 8 bits each, from bit 0."""
+    return sum(n << (_BYTE * i) for i, n in enumerate(vector))
+
+
+#: ``_solves``' fields: 8 bits per suit, 5 suits (40 bits) per target case
+_BYTE = 8
+_LANE = _BYTE * len(SUITS)
+_LOW5 = (1 << _LANE) - 1
+_SIXTY_FOUR = _pack((64,) * len(SUITS))
+_SUM5 = _pack((1,) * len(SUITS))
+#: per number of targets: one 1 per lane (``_REPEAT``), bit 0 of each field (``_ONES``)
+_REPEAT = [sum(1 << (_LANE * j) for j in range(m)) for m in range(len(DISPLAY) * SLOTS + 2)]
+_ONES = [r * _SUM5 for r in _REPEAT]
+#: per card name, its ``pool_counts`` slot as a field: the five suits' direct payers,
+#: Lestrade at field 5, Sherlock at 6
+_POOL_BITS = {card: 1 << (_BYTE * k) for card, k in POOL_SLOT.items()}
+_LESTRADE_SHIFT = _BYTE * len(SUITS)
+_SHERLOCK_BIT = 1 << (_BYTE * (len(SUITS) + 1))
+#: the largest pool the packed fields hold (counts below 64, ``127 - room`` >= 0)
+_PACKED_POOL = 48
+
+
+def _pay(due: tuple[int, ...], pool: list[str]) -> tuple[tuple[Use, ...], tuple[str, ...]] | None:
+    """``payment.pay`` of the due vector ``due`` from ``pool`` as what the engine keeps of
+    the ``Payment``: ``(uses, pool_after)``, both tuples, or None; remembered (shared by
+    every state: clones repeat it). Plain tuples of strings, so the garbage collector
+    stops tracking the payments remembered (30,000 ``Payment`` objects and their lists
+    made each full collection cost 90 ms)."""
     key = (due, tuple(pool))
     found = _PAY.get(key, _PAY)
     if found is _PAY:
         if len(_PAY) >= PAY_CACHE:
             _PAY.clear()
-        found = _PAY[key] = pay_vector(due, pool)
+        payment = pay_vector(due, pool)
+        found = _PAY[key] = None if payment is None else \
+            (tuple(payment.uses), tuple(payment.pool_after))
     return found
 
 
@@ -525,15 +570,31 @@ def _costs(cards: CardSet) -> _CostTable:
     return found
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n >= 1``, drawn as ``random.Random`` draws it (the same
-    ``getrandbits`` calls, so the same stream), without its argument checks."""
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
+#: the state's chance stream: a 64-bit linear congruential generator (Knuth's MMIX
+#: constants) whose high 32 bits give each draw (``chance_below``, ``chance_shuffle``)
+LCG_MULTIPLIER = 6364136223846793005
+LCG_INCREMENT = 1442695040888963407
+LCG_MASK = (1 << 64) - 1
+
+
+def chance_below(seed: int, n: int) -> tuple[int, int]:
+    """``(next seed, k)``: one step of the stream from ``seed`` and ``k`` in ``range(n)``
+    (``n`` from 1 to 2**32) from its high 32 bits scaled by ``n`` (each ``k`` has
+    probability ``floor`` or ``ceil`` of ``2**32 / n`` over ``2**32``: off uniform by less
+    than ``n / 2**32``)."""
+    seed = (seed * LCG_MULTIPLIER + LCG_INCREMENT) & LCG_MASK
+    return seed, ((seed >> 32) * n) >> 32
+
+
+def chance_shuffle(seed: int, cards: list) -> int:
+    """Shuffle ``cards`` in place from ``seed`` (Fisher-Yates from the last card down, one
+    ``chance_below`` step per swap, inlined); returns the next seed."""
+    mul, inc, mask = LCG_MULTIPLIER, LCG_INCREMENT, LCG_MASK
+    for i in range(len(cards) - 1, 0, -1):
+        seed = (seed * mul + inc) & mask
+        j = ((seed >> 32) * (i + 1)) >> 32
+        cards[i], cards[j] = cards[j], cards[i]
+    return seed
 
 
 def _shuffle(rng: random.Random, cards: list) -> None:
@@ -550,6 +611,18 @@ def _shuffle(rng: random.Random, cards: list) -> None:
 
 
 _EMPTY_ROW = [None] * SIZE
+#: ``State._kinds``: one 6-bit field per case (``CASES`` order), then one per category;
+#: a field holds at most 15 cards (a case's), so adding 27 sets its bit 5 exactly at 5
+#: or more, adding 31 exactly at 1 or more
+_FIELD = 6
+_KIND_BITS = {(case, category): 1 << (_FIELD * i) | 1 << (_FIELD * (len(CASES) + k))
+              for i, case in enumerate(CASES) for k, category in enumerate(CATEGORIES)}
+_CASE_FIELDS = (1 << (_FIELD * len(CASES))) - 1
+_CATEGORY_SHIFT = _FIELD * len(CASES)
+_FIVE = sum(27 << (_FIELD * i) for i in range(len(CASES)))
+_ONE = sum(31 << (_FIELD * i) for i in range(len(CATEGORIES)))
+_TOPS = sum(32 << (_FIELD * i) for i in range(max(len(CASES), len(CATEGORIES))))
+_CATEGORY_TOPS = sum(32 << (_FIELD * i) for i in range(len(CATEGORIES)))
 _MILESTONE_COUNT = len(MILESTONES)
 
 
@@ -684,12 +757,15 @@ class State:
         self._legal: list | None = None
         #: the display's case ids (``_targets``; None: not known since it changed)
         self._shown: list[str] | None = None
+        #: ``_shown`` and its cases' packed costs, one 40-bit lane each (``_solves``)
+        self._shown_cost: tuple[list[str], int] | None = None
         #: the grid's suit boards (``_grid_boards``; None: not known yet)
         self._boards: tuple[int, ...] | None = None
         self._affordable: dict[str, dict[str, int]] = {}
         self._claimable: dict[str, list[str]] | None = None
-        #: per player, the (solved, claimed) counts known to leave nothing claimable
-        self._quiet: list[tuple[int, int] | None] = [None] * n
+        #: per player, its uncommitted solved cards counted by case and by category in
+        #: one int (``_KIND_BITS``; None: to count again)
+        self._kinds: list[int | None] = [None] * n
         self._script: _Script | None = None
         self._last = Outcome()
         self._draws: list[str] = []
@@ -737,20 +813,20 @@ class State:
         return player
 
     def clone(self) -> "State":
-        """An independent copy (its own lists and chance seed; the caches of the current
-        step are shared: they are replaced, never changed)."""
+        """An independent copy (its own lists and chance seed). Shared, because they are
+        replaced, never changed: the caches of the current step, the display, the piles
+        and each player's list of solved cards."""
         c = State.__new__(State)
         c.__dict__.update(self.__dict__)
         c.grid = [row[:] for row in self.grid]
         c.deck = self.deck[:]
         c.discard = self.discard[:]
-        c.display = {k: v[:] for k, v in self.display.items()}
-        c.piles = {k: v[:] for k, v in self.piles.items()}
         c.pools = [p[:] for p in self.pools]
-        c.solved = [s[:] for s in self.solved]
+        c.solved = self.solved[:]
         c.claimed = self.claimed[:]
         c.reserved = self.reserved[:]
         c.scores = self.scores[:]
+        c._kinds = self._kinds[:]
         c._dues = self._dues[:]
         c._asked = self._asked[:]
         return c
@@ -805,16 +881,26 @@ class State:
         (``patterns.placements`` order), the Mind Palaces (rows, then columns), the free
         actions; ``discard``: one Discard per distinct pool card (pool order), the free
         actions; ``claim``: the Claim choices."""
-        if self._legal is None:
-            self._legal = self._list_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[:]
 
     def _list_legal(self) -> list:
         step = self.step
         if step == START:
-            return [DRAW, *self._solves(), *self._free()]
+            out = self._solves()
+            pool = self.pools[self.to_play]
+            if MYCROFT in pool or IRENE in pool:
+                out += self._free()
+            return out
         if step == INVESTIGATE:
-            return [*self._takes(), *self._minds(), *self._free()]
+            out = self._takes()
+            out += self._minds()
+            pool = self.pools[self.to_play]
+            if MYCROFT in pool or IRENE in pool:
+                out += self._free()
+            return out
         if step == DISCARD:
             pool = self.pools[self.to_play]
             return [*(_DISCARDS[c] for c in dict.fromkeys(pool)), *self._free()]
@@ -850,23 +936,82 @@ class State:
         dues = self._dues[p] = self._costs.dues_for(tuple(counts))
         return dues
 
-    def _solves(self) -> list[Solve]:
-        """One Solve per affordable target (``payment.affordable``), its payment found
-        when first read; ``_affordable`` keeps their due vectors for ``apply``."""
+    def _solves(self) -> list:
+        """``Draw``, then one Solve per affordable target, its payment found when first
+        read; ``_affordable`` keeps their due vectors for ``apply``.
+
+        Affordable is ``payment.affordable_dues``; for a pool without Sherlock (nearly
+        always) its formula ``2 * owed <= room - units`` is worked out for every target
+        at once on packed ints, 8 bits per suit and 40 per target (``_pack``): each
+        field is a count below 64, so ``x + 64 - y`` has bit 6 set exactly when ``x >=
+        y``, and then its low 6 bits are ``x - y``; so the dues (costs less discounts,
+        not below 0) and what the pool leaves owing are two masked subtractions, a
+        multiplication sums each target's five fields into its top field (sums stay
+        below 256: no carry), and bit 7 of ``2 * owed + units + 127 - room`` there is
+        set exactly when the target is not affordable."""
         p = self.to_play
         pool = self.pools[p]
-        targets, due_list = self._asked[p] or self._targets_dues(p)
-        oks = affordable_dues(due_list, pool_counts(pool))
         affordable: dict[str, tuple[int, ...]] = {}
         self._affordable = affordable
-        if True not in oks:
-            return []
-        frozen = pool[:]  # the listed Solves' payments are found from this pool
-        out = []
-        for case, due, ok in zip(targets, due_list, oks):
-            if ok:
-                affordable[case] = due
-                out.append(_listed_solve(case, due, frozen))
+        out: list = [DRAW]
+        packed = 0
+        try:
+            for bits in map(_POOL_BITS.__getitem__, pool):
+                packed += bits
+        except (KeyError, TypeError):
+            pool_counts(pool)  # raises the ValueError naming the card
+            raise  # pragma: no cover
+        frozen = None  # the listed Solves' payments are found from this copy of the pool
+        if packed >= _SHERLOCK_BIT or len(pool) > _PACKED_POOL:  # the general formula
+            counts = list(pool_counts(pool))
+            targets, due_list = self._asked[p] or self._targets_dues(p)
+            for case, due, ok in zip(targets, due_list, affordable_dues(due_list, counts)):
+                if ok:
+                    if frozen is None:
+                        frozen = pool[:]
+                    affordable[case] = due
+                    out.append(_listed_solve(case, due, frozen))
+            return out
+        dues = self._dues[p] or self._player_dues(p)
+        shown = self._shown or self._targets(p) and self._shown
+        costs = self._costs
+        known = self._shown_cost
+        if known is None or known[0] is not shown:
+            cost = costs.packed
+            lanes = 0
+            for j, case in enumerate(shown):
+                lanes |= cost[case] << (_LANE * j)
+            known = self._shown_cost = (shown, lanes)
+        lanes = known[1]
+        reserved = self.reserved[p]
+        m = len(shown)
+        if reserved is not None:
+            lanes |= costs.packed[reserved] << (_LANE * m)
+            m += 1
+        repeat, ones = _REPEAT[m], _ONES[m]
+        x = lanes + repeat * (_SIXTY_FOUR - dues[0])
+        due_lanes = x & (((x >> 6) & ones) * 63)
+        x = due_lanes + repeat * (_SIXTY_FOUR - (packed & _LOW5))
+        owed = (x & (((x >> 6) & ones) * 63)) * _SUM5
+        room = len(pool) + 2 * (packed >> _LESTRADE_SHIFT)
+        top = repeat << (_LANE - _BYTE)
+        bad = 2 * owed + due_lanes * _SUM5 + top * (127 - room)
+        fine = ~bad & (top << 7)
+        if not fine:
+            return out
+        frozen = pool[:]
+        get = dues.get
+        cost = costs.cost
+        while fine:
+            low = fine & -fine
+            fine ^= low
+            j = low.bit_length() // _LANE - 1
+            case = shown[j] if j < len(shown) else reserved
+            due = get(case)
+            if due is None:
+                due = dues[case] = discounted(cost[case], dues[None])
+            affordable[case] = due
+            out.append(_listed_solve(case, due, frozen))
         return out
 
     def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -875,8 +1020,13 @@ class State:
         dues = self._dues[p] or self._player_dues(p)
         targets = self._targets(p)
         get = dues.get
-        found = targets, [get(case) or self._due(p, case) for case in targets]
-        self._asked[p] = found
+        due_list = []
+        for case in targets:
+            due = get(case)
+            if due is None:  # ``_due``, inlined
+                due = dues[case] = discounted(self._costs.cost[case], dues[None])
+            due_list.append(due)
+        found = self._asked[p] = targets, due_list
         return found
 
     def _free(self) -> list:
@@ -978,8 +1128,21 @@ class State:
         chance results (each must be possible, else ``InputError`` naming it; the hidden
         order is rearranged to agree); without it they come from the state's
         ``random.Random``."""
-        if outcome is None:
-            self._apply(action)
+        if outcome is None:  # ``_apply``, inlined
+            do = _DO.get(type(action))
+            if do is None or self.step == OVER:
+                self._apply(action)  # raises
+            if self._legal is None:
+                self._legal = self._list_legal()
+            last = self._last, self._draws, self._pick, self._reveals
+            self._draws, self._pick, self._reveals = [], None, []
+            try:
+                do(self, action)
+            except InputError:
+                self._last, self._draws, self._pick, self._reveals = last
+                raise
+            self._last = None
+            self._legal = None
             return
         before = self.clone()
         self._script = _Script(outcome)
@@ -1020,12 +1183,11 @@ class State:
                                        f"{' or '.join(repr(s) for s in steps)}")
 
     # -- chance
-    def _random(self) -> random.Random:
-        """The state's ``random.Random`` for one chance event, made from ``chance_seed``,
-        which moves on (so a clone copies one integer)."""
-        r = random.Random(self.chance_seed)
-        self.chance_seed = r.getrandbits(64)
-        return r
+    def _below(self, n: int) -> int:
+        """A number drawn uniformly from ``range(n)`` (``n >= 1``) from the state's stream
+        (``chance_below``), which moves on."""
+        seed = self.chance_seed = (self.chance_seed * LCG_MULTIPLIER + LCG_INCREMENT) & LCG_MASK
+        return ((seed >> 32) * n) >> 32
 
     def _deal(self) -> str | None:
         """The top clue card of the deck (the discard pile shuffled into a new deck when
@@ -1034,14 +1196,15 @@ class State:
             if not self.discard:
                 return None
             self.deck, self.discard = self.discard, []
-            _shuffle(self._random(), self.deck)
+            self.chance_seed = chance_shuffle(self.chance_seed, self.deck)
         card = self._script.draw(self.deck) if self._script else self.deck.pop()
         self._draws.append(card)
         return card
 
     def _reveal(self, key: str) -> str | None:
         """The next card of pile ``key`` (None when it is empty)."""
-        pile = self.piles[key]
+        pile = self.piles[key][:]  # the piles are shared with clones: replaced, not changed
+        self.piles = {**self.piles, key: pile}
         if self._script:
             case = self._script.reveal(pile)
         else:
@@ -1056,10 +1219,12 @@ class State:
         self._shown = None
         for key, row in self.display.items():
             if case in row:
+                row = row[:]  # the display is shared with clones: replaced, not changed
                 j = row.index(case)
                 if j:
                     row[j] = row[0]
                 row[0] = self._reveal(key)
+                self.display = {**self.display, key: row}
                 return
         raise AssertionError(case)  # pragma: no cover
 
@@ -1070,35 +1235,61 @@ class State:
 
     # -- the actions
     def _do_draw(self, action: Draw) -> None:
-        self._need_step(action, (START,), "a draw (Obtain Clues, step 1)")
-        card = self._deal()
+        if self.step != START:
+            self._need_step(action, (START,), "a draw (Obtain Clues, step 1)")
+        deck = self.deck
+        if deck and self._script is None:
+            card = deck.pop()
+            self._draws.append(card)
+        else:
+            card = self._deal()
         if card is not None:
             self.pools[self.to_play].append(card)
         self.step = INVESTIGATE
-        if _grid_empty(self.grid):
+        grid = self.grid
+        if grid[0][0] is None and _grid_empty(grid):
             self._end_turn()  # nothing to investigate
 
     def _do_take(self, action: Take) -> None:
-        self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
+        if self.step != INVESTIGATE:
+            self._need_step(action, (INVESTIGATE,), "a take (Obtain Clues, step 2A)")
         take = _TAKES.get((action.cell, action.prop))
         if take is None or not any(map(is_, self._legal, repeat(take))):
             how = "exact placement" if action.prop is None else \
                 f"placement propped at {cell_name(action.prop)} (with a pool card)"
             raise self._refuse(action, f"no {how} lets you take the card at "
                                        f"{cell_name(action.cell)}")
-        r, c = action.cell
-        self.pools[self.to_play].append(self.grid[r][c])
-        self._refill((take.cell,))
+        r, c = take.cell
+        row = self.grid[r]
+        old = row[c]
+        self.pools[self.to_play].append(old)
+        row[c] = None
+        deck = self.deck
+        if deck and self._script is None:  # ``_refill`` of the one cell, inlined
+            card = deck.pop()
+            self._draws.append(card)
+        else:
+            card = self._deal()
+        row[c] = card
+        boards = self._boards
+        if boards is not None:
+            b = list(boards)
+            bit = 1 << (SIZE * r + c)
+            b[CELL_SUIT[old]] &= ~bit
+            if card is not None:
+                b[CELL_SUIT[card]] |= bit
+            self._boards = tuple(b)
         self._end_turn()
 
     def _do_mind_palace(self, action: MindPalace) -> None:
-        self._need_step(action, (INVESTIGATE,), "the Mind Palace (Obtain Clues, step 2B)")
+        if self.step != INVESTIGATE:
+            self._need_step(action, (INVESTIGATE,), "the Mind Palace (Obtain Clues, step 2B)")
         cells = _LINES.get(action.line)
         grid = self.grid
         cards = [grid[r][c] for r, c in cells or () if grid[r][c] is not None]
         if not cards:
             raise self._refuse(action, "the line has no card" if cells else "no such line")
-        k = self._script.choose(cards) if self._script else _below(self._random(), len(cards))
+        k = self._script.choose(cards) if self._script else self._below(len(cards))
         self._pick = cards.pop(k)
         self.pools[self.to_play].append(self._pick)
         self.discard.extend(cards)
@@ -1118,8 +1309,8 @@ class State:
         cheapest = _pay(due, self.pools[p])
         spent = self._check_payment(action, cheapest)
         if spent is None:  # the cheapest payment: its pool_after is the pool left
-            spent = [card for cards, _ in cheapest.uses for card in cards]
-            self.pools[p] = cheapest.pool_after[:]
+            spent = [card for cards, _ in cheapest[0] for card in cards]
+            self.pools[p] = list(cheapest[1])
             if self.used and not self.used.isdisjoint(spent):
                 self.used = self.used.difference(spent)
         else:
@@ -1136,13 +1327,16 @@ class State:
         else:
             self._leave_display(action.case)
         card = self.cards.by_id[action.case]
-        self.solved[p].append(_solved_card(card, card.discount))
+        self.solved[p] = [*self.solved[p], _solved_card(card, card.discount)]  # not changed:
+        # each player's solved list is shared with clones
+        if self._kinds[p] is not None:
+            self._kinds[p] += _KIND_BITS[card.case, card.category]
         self.scores[p] += card.points
         self._dues[p] = None
         self._asked[p] = None
         self._end_turn()
 
-    def _check_payment(self, action: Solve, cheapest: Payment) -> list[str] | None:
+    def _check_payment(self, action: Solve, cheapest: tuple) -> list[str] | None:
         """The cards ``action``'s uses spend, once checked: each use a legal one
         (``use_pays``), the cards in the pool, the due covered; None when the payment is
         ``cheapest`` (no uses, or its uses)."""
@@ -1151,7 +1345,7 @@ class State:
                 and pending[0] == self._affordable.get(action.case) \
                 and pending[1] == self.pools[self.to_play]:
             return None  # listed as such
-        if not action.uses or action.uses == tuple(cheapest.uses):
+        if not action.uses or action.uses == cheapest[0]:
             return None
         due = due_dict(self._due(self.to_play, action.case))
         spent: list[str] = []
@@ -1232,7 +1426,8 @@ class State:
         self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
         self.scores[p] += MILESTONE_BONUS
         self._claimable = None
-        if not milestones.met(self.solved[p], self.claimed[p]):
+        self._kinds[p] = None
+        if not self._met(p):
             self._finish_turn()
 
     # -- the end of a turn
@@ -1246,24 +1441,42 @@ class State:
 
     def _end_turn(self) -> None:
         """After Obtain Clues or a Solve: the discard step, the claim step, the next turn."""
-        if len(self.pools[self.to_play]) > POOL_LIMIT:
+        p = self.to_play
+        if len(self.pools[p]) > POOL_LIMIT:
             self.step = DISCARD
             return
-        self._claim_or_finish()
-
-    def _claim_or_finish(self) -> None:
-        p = self.to_play
         self._claimable = None
-        claimed = self.claimed[p]
-        solved = len(self.solved[p])
-        done = len(claimed)
-        if (solved - MILESTONE_SIZE * done >= MILESTONE_SIZE and done < _MILESTONE_COUNT
-                and self._quiet[p] != (key := (solved, done))):  # what claimable depends on
-            if milestones.met(self.solved[p], claimed):  # the choices wait for legal_actions
+        kinds = self._kinds[p]
+        if kinds is None or (kinds & _CASE_FIELDS) + _FIVE & _TOPS or \
+                ((kinds >> _CATEGORY_SHIFT) + _ONE & _TOPS) == _CATEGORY_TOPS:
+            if self._met(p):  # the choices wait for legal_actions
                 self.step = CLAIM
                 return
-            self._quiet = self._quiet[:p] + [key] + self._quiet[p + 1:]
         self._finish_turn()
+
+    def _claim_or_finish(self) -> None:
+        self._claimable = None
+        if self._met(self.to_play):  # the choices wait for legal_actions
+            self.step = CLAIM
+            return
+        self._finish_turn()
+
+    def _met(self, p: int) -> bool:
+        """Whether an open milestone is met by ``p``'s uncommitted solved cards (as
+        ``milestones.met``, from the counts in ``_kinds``)."""
+        kinds = self._kinds[p]
+        if kinds is None:
+            kinds = 0
+            committed = {i for ids in self.claimed[p].values() for i in ids}
+            for s in self.solved[p]:
+                if s.card.id not in committed:
+                    kinds += _KIND_BITS[s.card.case, s.card.category]
+            self._kinds[p] = kinds
+        claimed = self.claimed[p]
+        if COMPLETION not in claimed and (kinds & _CASE_FIELDS) + _FIVE & _TOPS:
+            return True
+        return DIVERSITY not in claimed and \
+            ((kinds >> _CATEGORY_SHIFT) + _ONE & _TOPS) == _CATEGORY_TOPS
 
     def _finish_turn(self) -> None:
         p = self.to_play

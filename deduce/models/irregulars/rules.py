@@ -105,7 +105,6 @@ from deduce.core.records import json_kind
 from deduce.models.irregulars.arrest import allowance, arrest, best_arrest, covers
 from deduce.models.irregulars.cards import (
     BONUS_IN_ARRESTING_ORDER,
-    COLOURS,
     DECKS,
     FEWEST_POINTS_TO_TOP,
     MOST_POINTS_TO_BOTTOM,
@@ -113,7 +112,6 @@ from deduce.models.irregulars.cards import (
     NO_TAILING,
     REVERSE_PASSING,
     SHIPPED,
-    TYPES,
     CardSet,
     Evidence,
     Inspector,
@@ -123,6 +121,7 @@ from deduce.models.irregulars.cards import (
 from deduce.models.irregulars.covers import POP, arrest_covers
 from deduce.models.irregulars.hidden import Hidden
 from deduce.models.irregulars.log import CycleSeen, RoundLog, parse_log
+from deduce.models.irregulars.score import objective_value
 from deduce.models.irregulars.position import (
     BOARDS,
     CYCLES,
@@ -454,34 +453,8 @@ def action_from_json(data: Any, where: str = "action") -> Action:
 # ---------------------------------------------------------------------------------- scoring
 def _objective_points(inspector: Inspector, owned: Sequence[Evidence]) -> list[int]:
     """The points of each of ``inspector``'s objectives over the Evidence ``owned`` (used
-    or not), in the card's order (the spec's vocabulary: per card of a type, colour or
-    icon; per pair of one story; per set of one card of each type or of each colour).
-    Private here until ``score.py`` (helper "solvers") holds the one count.
-
-    >>> from deduce.models.irregulars.cards import shipped_cards
-    >>> cards = shipped_cards()
-    >>> _objective_points(cards.inspector_by_id["gregson"], [])
-    [0, 0, 0]
-    """
-    out = []
-    for o in inspector.objectives:
-        if o.each == "type":
-            n = sum(1 for c in owned if c.type == o.value)
-        elif o.each == "colour":
-            n = sum(1 for c in owned if c.colour == o.value)
-        elif o.each == "icon":
-            n = sum(1 for c in owned if o.value in c.icons)
-        elif o.each == "story-pair":
-            stories: dict[str, int] = {}
-            for c in owned:
-                stories[c.story] = stories.get(c.story, 0) + 1
-            n = sum(k // 2 for k in stories.values())
-        elif o.each == "type-set":
-            n = min(sum(1 for c in owned if c.type == t) for t in TYPES)
-        else:  # colour-set
-            n = min(sum(1 for c in owned if c.colour == k) for k in COLOURS)
-        out.append(n * o.points)
-    return out
+    or not), in the card's order (``score.objective_value``)."""
+    return [objective_value(o, owned) for o in inspector.objectives]
 
 
 # ---------------------------------------------------------------------------------- state
@@ -1246,7 +1219,7 @@ class State:
         state.twist = pos.plot_twist
         state.past_twists = list(lg.twists)
         state.deal, state.direction, state.gone = lg.deal, lg.direction, list(lg.gone)
-        acted = [seat[name] for name in lg.acted]
+        acted = [seat[name] for name in lg.acted or ()]
         public = pos.phase
         last = lg.cycles[-1] if lg.cycles else None
         revealed = [c for c in lg.cycles if len(c.picks) == n]

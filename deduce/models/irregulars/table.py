@@ -703,9 +703,8 @@ class TableSession(LockedSession):
 
     def _check_knowledge(self, state) -> None:
         """Hand tracking (``knowledge.read``) on my next observation: a contradiction of
-        what I have seen is refused (a log it cannot read is not: the engine played it).
-        Not asked once no hand is hidden (the BSI Bonus, the final Arrest Phase, the end)."""
-        if self.seeded or state.phase in (rules.BONUS, rules.FINAL, rules.OVER):
+        what I have seen is refused (a log it cannot read is not: the engine played it)."""
+        if self.seeded:
             return
         from deduce.models.irregulars import knowledge
 
@@ -926,6 +925,17 @@ def is_record(data: Any) -> bool:
     """Is the parsed JSON ``data`` a table record (not a position)?"""
     return isinstance(data, dict) and data.get("game") == GAME and "setup" in data and \
         "entries" in data
+
+
+def record_observation(path: str | Path) -> tuple[Position, Any, str] | None:
+    """``(position, log, where)`` now, as I see them, of the table record ``path`` (for
+    ``deduce irregulars hands``); None when ``path`` is no table record."""
+    p = Path(path)
+    if not p.is_file() or not is_record(read_json(p)):
+        return None
+    obs = current_observation(p)
+    pos = parse_position(obs["position"], str(p), base=p.parent)
+    return pos, parse_log(obs["log"], pos.cards, pos.players, str(p)), str(p)
 
 
 def record_position(path: str | Path) -> Position | None:
