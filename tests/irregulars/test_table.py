@@ -115,11 +115,10 @@ def test_the_picks_wait_for_every_player_and_each_is_checked(table):
     assert entries(table) == []
     reply = table.handle("reveal Ben E029, Cat=E003")
     assert (reply.kind, reply.message) == (
-        "info", "picks: waiting for hand CARD, ... (the hand you now hold)")
+        "info", "picks: waiting for hand CARD, ...")
     assert table.prompt() == "round 1 cycle 1: picks: waiting for hand"
     assert table.handle("tail V11").message == (
-        "picks waits for what came: hand CARD, ... (the hand you now hold) (or undo to drop "
-        "it)")
+        "picks waits for what came: hand CARD, ... (or undo to drop it)")
     assert [table.handle(line).message for line in (
         "hand E019, E005, E074, E080", "hand E005, E074", "twist SIXN")] == [
         "E019 cannot be in your hand: it is yours",

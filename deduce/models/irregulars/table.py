@@ -69,6 +69,7 @@ from deduce.models.irregulars.position import (
 )
 from deduce.models.irregulars.table_play import (
     TOLD_KEYS,
+    TOLD_SHORT,
     TOLD_WORDS,
     Picks,
     Reveal,
@@ -219,7 +220,7 @@ def load_record(path: str | Path) -> Record:
     pos = parse_position(setup["position"], f"{where}: setup.position", base=Path(path).parent)
     log = parse_log(setup["log"], pos.cards, pos.players, where, "setup.log")
     check_start(pos, f"{where}: setup.position")
-    if log.to_json() != start_log(pos):
+    if log.to_json() != parse_log(start_log(pos), pos.cards, pos.players).to_json():
         raise InputError("the log of a start holds my hand only", where=f"{where}: field "
                                                                          "'setup.log'")
     return Record(pos, log.to_json(), _seed(data["seed"], where),
@@ -457,7 +458,7 @@ class TableSession(LockedSession):
             return self._part(word, args)
         if self.pending is not None and self.pending.action is not None:
             raise InputError(f"{self.pending.text} waits for what came: "
-                             f"{', '.join(TOLD_WORDS[m] for m in self.pending.missing)} "
+                             f"{', '.join(TOLD_SHORT[m] for m in self.pending.missing)} "
                              "(or undo to drop it)")
         if len(self.record.entries) >= MAX_ENTRIES:
             raise InputError(f"the record holds the cap of {MAX_ENTRIES:,} entries")
@@ -687,9 +688,9 @@ class TableSession(LockedSession):
             note = ""
             if played.holmes_arrest is not None:
                 v, used = played.holmes_arrest
-                note = f" (Holmes arrests {self._villain_name(v)} with {', '.join(used)})"
+                note = f" (Holmes arrests {v} with {', '.join(used)})"
             return Reply("info", f"{text}: waiting for "
-                                 f"{', '.join(TOLD_WORDS[m] for m in played.missing)}{note}")
+                                 f"{', '.join(TOLD_SHORT[m] for m in played.missing)}{note}")
         self._check_knowledge(played.state)
         entry = Entry(action, told)
         record = replace(self.record, entries=[*self.record.entries, entry])
@@ -716,9 +717,6 @@ class TableSession(LockedSession):
             raise
         except InputError:
             pass
-
-    def _villain_name(self, v: str) -> str:
-        return f"{v} ({self.record.setup.cards.villain_by_id[v].name})"
 
     def _part(self, word: str, args: list[str]) -> Reply:
         if self.pending is None or self.pending.action is None and word != "ok" and \

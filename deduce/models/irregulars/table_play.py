@@ -52,6 +52,10 @@ TOLD_WORDS = {"refill": "refill VILLAIN (the Villain drawn into the row)",
               "ok": "ok (to confirm Holmes's arrest)"}
 
 
+#: the same, short (what a waiting entry says)
+TOLD_SHORT = {k: v.split(" (")[0] for k, v in TOLD_WORDS.items()}
+
+
 @dataclass(frozen=True)
 class Picks:
     """Investigate (multi): every player's pick of the cycle, revealed together (None: the

@@ -93,7 +93,7 @@ def start_log(pos: Position) -> dict:
 
     direction = "left" if pos.solo else expected_direction(pos)
     return {"deal": 1, "direction": direction, "gone": [],
-            "cycles": [{"hand": sorted(pos.hand), "picks": {}}]}
+            "cycles": [{"hand": sorted(pos.hand), "picks": {}}], "acted": []}
 
 
 def initial_state(pos: Position, where: str = "setup"):
