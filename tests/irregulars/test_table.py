@@ -275,3 +275,16 @@ def test_the_inspectors_shown(table):
     assert table.handle("inspector Cat lestrade").message == "lestrade is Ben's Inspector"
     assert table.handle("inspector Ben forrester").message == \
         "Ben's Inspector is shown already: lestrade"
+
+
+def test_a_dealt_record_edited_by_hand_is_refused(tmp_path):
+    with TableSession.open(tmp_path / "d.json", seed=8, mode="solo", me="Ann"):
+        pass
+    data = json.loads((tmp_path / "d.json").read_text())
+    data["setup"]["position"]["villains"][0], data["setup"]["position"]["villains"][1] = \
+        data["setup"]["position"]["villains"][1], data["setup"]["position"]["villains"][0]
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    with pytest.raises(InputError) as info:
+        TableSession.open(tmp_path / "d.json")
+    assert str(info.value) == f"{tmp_path / 'd.json'}: field 'setup': not the deal of seed 8 " \
+                              "(edited by hand?)"

@@ -13,7 +13,7 @@ The record (JSON)::
 null}}`` (one multiplayer Investigate cycle, every pick revealed together) or
 ``{"action": "inspector", "player": P, "inspector": I}`` (another player's Inspector
 shown); ``told`` is ``table_play.Told``'s JSON (refill, twist, hand, middle, holmes,
-track, check: only what was said).
+track, check, and ok: Holmes's arrest confirmed; only what was said).
 
 **How an entry is played (the design).** The session holds my observation (position and
 log) as the engine's own state: a ``rules.State`` in which what I see is exact and the
