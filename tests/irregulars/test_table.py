@@ -14,7 +14,7 @@ from deduce.core import records
 from deduce.core.errors import InputError
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.table import TableSession, load_record
-from tests.irregulars.table_driver import ME, play_through, start_position
+from tests.irregulars.table_driver import ME, line_of, play_through, start_position
 
 
 def entries(table) -> list[dict]:
@@ -288,3 +288,28 @@ def test_a_dealt_record_edited_by_hand_is_refused(tmp_path):
         TableSession.open(tmp_path / "d.json")
     assert str(info.value) == f"{tmp_path / 'd.json'}: field 'setup': not the deal of seed 8 " \
                               "(edited by hand?)"
+
+
+def test_an_arrest_without_cards_takes_a_smallest_set(tmp_path):
+    """``arrest V`` alone: the arrest solver's smallest set (the engine lists the smallest
+    covers first: the same size)."""
+    real = rules.new_solo(5)
+    with TableSession.open(tmp_path / "d.json", seed=5, mode="solo", me="Ann") as table:
+        rng = random.Random(5)
+        while True:
+            legal = real.legal_actions()
+            arrests = [a for a in legal if isinstance(a, rules.Arrest) and not a.holmes]
+            if arrests:
+                break
+            a = legal[rng.randrange(len(legal))]
+            real.apply(a)
+            reply = table.handle(line_of(a))
+            if reply.kind == "info":
+                reply = table.handle("ok")
+            assert reply.kind == "accepted", reply.message
+        want = arrests[0]
+        reply = table.handle(f"arrest {want.villain}")
+        assert reply.kind == "accepted", reply.message
+        used = table.state.used[ME]
+        assert table.state.arrested[ME][-1] == want.villain
+        assert len(used) - len(real.used[ME]) == len(want.cards)
