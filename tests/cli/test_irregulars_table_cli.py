@@ -15,7 +15,7 @@ from tests.cli.test_terminal import clean, finish, piped, screen, spawn, through
 from tests.irregulars.table_driver import start_position
 
 PROMPT = r"\[([^\]\x1b\n]*)\] > "
-README = Path(__file__).parents[2] / "README-irregulars-table.md"
+README = Path(__file__).parents[2] / "README.md"
 
 
 def entries(path) -> list[dict]:
