@@ -14,10 +14,13 @@ from deduce.cli.common import out, print_json, reports_errors
 
 
 def load_position(path: str):
-    """``position.load_position`` (``sample`` included), imported when a command runs."""
+    """``position.load_position`` (``sample`` included), imported when a command runs; a
+    live table's record (``deduce irregulars table``) gives its position now, as I see it."""
     from deduce.models.irregulars.position import load_position as load
+    from deduce.models.irregulars.table import record_position
 
-    return load(path)
+    found = record_position(path)
+    return found if found is not None else load(path)
 
 
 position_argument = click.argument("position_file", metavar="POSITION", type=click.Path())

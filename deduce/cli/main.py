@@ -33,8 +33,10 @@ def cli() -> None:
       deduce irregulars arrest sample --plan   the best arrests for the rest of the game
       deduce irregulars holmes sample-solo   solo: the Villain Holmes arrests
       deduce irregulars score sample       the score, my Inspector's objectives in words
+      deduce irregulars hands sample       who holds which cards, by hand tracking
       deduce irregulars selfplay --mode solo --games 200   bots against Holmes (solo)
       deduce irregulars advise sample      every choice now, ranked by my chance to win
+      deduce irregulars table game.json --seed 7 --mode solo --me Ann   a live game, solo
     """
 
 
@@ -48,6 +50,8 @@ def _register() -> None:
     from deduce.cli.irregulars import irregulars
     from deduce.cli.irregulars_play import advise as irregulars_advise
     from deduce.cli.irregulars_play import selfplay as irregulars_selfplay
+    from deduce.cli.irregulars_hands import hands as irregulars_hands
+    from deduce.cli.irregulars_table import table as irregulars_table
     from deduce.cli.s13 import s13
     from deduce.cli.story import story
     from deduce.cli.story_table import table
@@ -60,8 +64,9 @@ def _register() -> None:
     for command in (deductions_table, deductions_selfplay, deductions_advise):
         deductions.add_command(command)
     cli.add_command(deductions)
-    irregulars.add_command(irregulars_selfplay)
-    irregulars.add_command(irregulars_advise)
+    for command in (irregulars_selfplay, irregulars_advise, irregulars_hands,
+                    irregulars_table):
+        irregulars.add_command(command)
     cli.add_command(irregulars)
 
 

@@ -28,10 +28,11 @@ class Dealt:
 
 def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int = 1,
              phase: str = "investigate", solo: bool = False, me: int = 0,
-             reverse: bool = False, rich: bool = False) -> Dealt:
+             reverse: bool = False, rich: bool = False, engine: bool = False) -> Dealt:
     """One random deal up to (round_, cycle, phase); solo: ``cycle`` is 1-19, ``players``
-    and ``round_`` are ignored. ``rich``: expensive cards and few tokens, so null picks
-    happen."""
+    and ``round_`` are ignored. ``rich``: few tokens, so null picks happen. ``engine``: the
+    engine's way of writing it (``me``'s face-down pick may show while drafting; the hands
+    pass as the picks are revealed; solo: a new deal right after a deal's 4th cycle)."""
     names = ["Ann", "Holmes"] if solo else list(NAMES[:players])
     n = len(names)
     me_name = names[0 if solo else me]
@@ -67,15 +68,10 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
     left = (round_ % 2 == 1) != reverse
     step = 1 if (left or solo) else -1
     twist = None
-    twists: list[str] = []
     if not solo:
         pool = list(OTHER_TWISTS)
         rng.shuffle(pool)
-        if reverse:
-            twist = rng.choice(REVERSE)
-        else:
-            twist = pool.pop()
-        twists = pool[:rng.randint(0, round_ - 1)]
+        twist = rng.choice(REVERSE) if reverse else pool.pop()
     cycles = []
     at = {j: j for j in range(n)}  # packet -> seat
     for c in range(1, dcycle + 1):
@@ -84,6 +80,11 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
         entry = {"hand": list(mine), "picks": {}}
         cycles.append(entry)
         if c == dcycle and phase == "investigate":
+            mine_now = [x for x in mine if cost[x] <= tokens[me_name] - spent[me_name]]
+            if engine and not solo and mine_now and rng.random() < 0.5:
+                x = rng.choice(mine_now)
+                mine.remove(x)
+                entry["picks"] = {me_name: x}
             break
         for s, p in enumerate(names):
             packet = packets[holding[s]]
@@ -97,8 +98,21 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
                 owned[p].append(card)
                 spent[p] += min(cost[card], tokens[p] - spent[p])
             entry["picks"][p] = card
-        if c < dcycle:
+        if c < dcycle or (engine and phase != "investigate" and c < 4):
             at = {j: (at[j] + step) % n for j in range(n)}
+        if engine and c == dcycle and phase != "investigate":
+            if c < 4:
+                holding = {at[j]: j for j in range(n)}
+                cycles.append({"hand": list(packets[holding[names.index(me_name)]]),
+                               "picks": {}})
+            elif solo:  # the deal is over: the last cards are discarded, a new deal dealt
+                gone += sorted(x for pk in packets for x in pk)
+                draw = [decks[d].pop() for d in DECKS for _ in range(per_deck)]
+                rng.shuffle(draw)
+                packets = [draw[5 * i:5 * i + 5] for i in range(n)]
+                at = {j: j for j in range(n)}
+                cycles = [{"hand": list(packets[0]), "picks": {}}]
+                deal += 1
     truth: dict[str, set] = {}
     last = dcycle == 4
     hand: list[str]
@@ -107,8 +121,6 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
         for j in range(n):
             truth[names[at[j]]] = set(packets[j])
         hand = list(me_packet)
-        if last and phase != "investigate" and rng.random() < 0.5:
-            hand = []
     else:
         middle = [x for j in range(n) for x in packets[j]]
         for p in names:
@@ -146,6 +158,4 @@ def simulate(rng: random.Random, players: int = 3, round_: int = 1, cycle: int =
         position["plot_twist"] = twist
     log = {"deal": deal, "direction": "left" if step == 1 else "right", "gone": gone,
            "cycles": cycles}
-    if twists:
-        log["twists"] = twists
     return Dealt(position, log, truth, me_name)

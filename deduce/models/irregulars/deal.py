@@ -185,6 +185,18 @@ def track(log: DealLog, to_middle: bool = False) -> Tracking:
     draw than it holds; more cards of a deck seen outside the deal than can have left
     it (``outside_cap``) or than leave room for the draw."""
     n, h = log.seats, log.hand_size
+    for i, hand in enumerate(log.hands):  # what one sight alone rules out
+        f = log.hand_field(i)
+        if not h - i <= len(set(hand)) <= h:
+            raise Conflict(f"the hand seen in cycle {i + 1} has {len(set(hand))} cards; "
+                           f"{h} were dealt and at most {i} taken since", [f])
+        per = defaultdict(int)
+        for card in set(hand):
+            per[log.deck_of[card]] += 1
+        for d, k in sorted(per.items()):
+            if k > log.per_deck:
+                raise Conflict(f"the hand seen in cycle {i + 1} has {k} cards of deck {d}; "
+                               f"the draw has {log.per_deck}", [f])
     events: dict[int, list] = defaultdict(list)  # packet -> [(cycle, order, kind, ...)]
     for i, hand in enumerate(log.hands):
         events[packet_of(log.me, i + 1, n, log.step)].append(
@@ -248,14 +260,14 @@ def _replay(j: int, evs: list, h: int) -> tuple[set[str], int, bool]:
         taken = sum(1 for e in picks if e[3] is not None)
         return set(), h - taken, False
     c0, _, _, first, f0 = sights[0]
-    before = [e for e in picks if e[0] < c0]
-    for e in before:
-        if e[3] is not None and e[3] in first:
-            raise Conflict(f"{e[3]} was picked in cycle {e[0]} and is still in the hand seen "
-                           f"in cycle {c0}", [e[4], f0])
-    taken = [e for e in before if e[3] is not None]
-    if len(first) + len(taken) != h:
-        raise Conflict(*_size_conflict(first, before, h, c0, f0))
+    for c, _, _, cards, f in sights:  # each sight against the picks before it
+        earlier = [e for e in picks if e[0] < c]
+        for e in earlier:
+            if e[3] is not None and e[3] in cards:
+                raise Conflict(f"{e[3]} was picked in cycle {e[0]} and is still in the hand "
+                               f"seen in cycle {c}", [e[4], f])
+        if len(cards) + sum(1 for e in earlier if e[3] is not None) != h:
+            raise Conflict(*_size_conflict(cards, earlier, h, c, f))
     contents = set(first)
     prev, prev_f = (c0, first), f0
     for e in evs:

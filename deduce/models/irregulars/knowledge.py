@@ -25,20 +25,28 @@ hands are fixed; tests hold it equal to enumerating every deal on small universe
 Chances are ``Fraction``s, turned into floats only in the JSON.
 
 **Reading the position (decisions).** The log's cycles are those of the deal so far
-(``cycle`` of them; solo: the deal is ``(cycle - 1) // 4 + 1``, its cycle
-``(cycle - 1) % 4 + 1``):
+(solo: the deal is ``(cycle - 1) // 4 + 1``, its cycle ``(cycle - 1) % 4 + 1``). Two ways
+of writing the phases after a reveal are read, the engine's (``rules.py``: the hands pass
+as the picks are revealed) and the table's (the rests lie by their players until the next
+Investigate Phase); ``Knowledge.stage`` says which one a position is in:
 
-- ``investigate``: ``hand`` is the log's last hand, none of its picks revealed. The
-  hands reported are those held at the start of the cycle; the face-down picks some
-  players may already have made are not known (the sampler draws them, see below);
-- ``arrest``, ``tail``: the cycle's picks are all revealed; the rest of each hand still
-  lies by the player who picked from it (hands pass when the next Investigate Phase
-  starts, which is a new cycle in the log); ``hand`` is ``me``'s rest. In the deal's last
-  cycle (multi: cycle 4) the rests went face down to the middle: the others hold nothing
-  and the middle is reported as one more holder; ``hand`` is then ``me``'s unchosen
-  card(s) or empty (both read). In solo's 4th cycle Holmes still holds his last card;
-- ``bonus``: the middle is face up (``hand``) and nobody holds a hidden card; the log
-  is still checked (every card that reached the middle is face up or was taken).
+- ``drafting`` (investigate): ``hand`` is the log's last hand, none of its picks revealed
+  but ``me``'s own face-down pick, which may show (then ``hand`` lacks it). The hands
+  reported are the others' at the start of the cycle: their face-down picks are unknown
+  (the sampler draws them);
+- ``passed`` (arrest, tail; the engine's way): the cycle's picks revealed and the hands
+  passed at once, so the log already shows the next cycle's hand (``cycle + 1`` cycles,
+  the last without picks) and ``hand`` is it; in solo after a deal's 4th cycle the next
+  deal is dealt at once (the log is of deal + 1, one cycle);
+- ``rests`` (arrest, tail; the table's way; and solo's resupply choice): ``cycle`` cycles,
+  the last with every pick; each rest still lies by the player who picked from it and
+  ``hand`` is ``me``'s rest;
+- ``to-middle`` (multi, arrest and tail of the 4th cycle): the rests went face down to
+  the middle: the others hold nothing and the middle is reported as one more holder;
+  ``hand`` is empty (the engine) or ``me``'s unchosen card(s);
+- ``over`` (the bonus; the final Arrest Phase, the log's ``final`` when it has one): the
+  middle is face up (``hand``) or taken and nobody holds a hidden card; the log is still
+  checked (every card known to have reached the middle is face up or owned).
 
 **Checks.** A log that does not go with the position is an ``InputError`` naming the
 field (``log.deal``, ``log.direction``, ``log.cycles`` and its picks; e.g. ``me``'s pick
@@ -54,9 +62,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Iterable
 
-from deduce.core.errors import ContradictionError
+from deduce.core.errors import ContradictionError, InputError
 from deduce.core.fields import FieldReader
 from deduce.models.irregulars.cards import DECK_NUMERALS, DECKS, EVIDENCE_PER_DECK
 from deduce.models.irregulars.deal import Conflict, DealLog, Tracking, track
@@ -67,6 +76,7 @@ from deduce.models.irregulars.position import (
     BONUS,
     HAND_SIZE,
     INVESTIGATE,
+    SOLO_CYCLES,
     TAIL,
     Position,
 )
@@ -162,7 +172,8 @@ class Knowledge:
     decks: tuple[DeckState, ...]
     worlds: int
     tracking: Tracking
-    holder_of: dict[int, str]  # packet -> holder name (player or middle); hidden ones only
+    holder_of: dict[int, str]  # packet -> holder name (player or middle)
+    stage: str = "drafting"
 
     def holding(self, holder: str) -> Holding:
         for h in self.holdings:
@@ -172,7 +183,7 @@ class Knowledge:
 
     def to_json(self) -> dict:
         return {"me": self.me, "mode": self.mode, "deal": self.deal, "cycle": self.cycle,
-                "phase": self.phase, "direction": self.direction,
+                "phase": self.phase, "stage": self.stage, "direction": self.direction,
                 "holdings": [h.to_json() for h in self.holdings],
                 "decks": [d.to_json() for d in self.decks], "worlds": self.worlds}
 
@@ -216,29 +227,16 @@ def read(position: Position, log: RoundLog, where: str = "<observation>") -> Kno
     players, me = position.players, position.me
     seat = {p: i for i, p in enumerate(players)}
     deal, cycle = deal_of(position)
-    if log.deal != deal:
-        raise r.fail(f"the log is of deal {log.deal}; the position is in deal {deal}"
-                     + ("" if position.solo else " (its round)"), "log.deal")
+    stage = _stage(r, position, log, deal, cycle)
     if not position.solo and len(players) > 2 and log.direction != expected_direction(position):
         flipped = expected_direction(position) != (LEFT if position.round % 2 else RIGHT)
         raise r.fail(f"hands pass {expected_direction(position)} in round {position.round}"
                      + (f" ({REVERSE})" if flipped else ""), "log.direction")
-    if position.solo and log.twists:
-        raise r.fail("no Plot Twists in solo", "log.twists")
-    if not position.solo:
-        if len(log.twists) > position.round - 1:
-            raise r.fail(f"{len(log.twists)} earlier Plot Twists in round {position.round}",
-                         "log.twists")
-        if position.plot_twist in log.twists:
-            raise r.fail(f"{position.plot_twist} is the current Plot Twist", "log.twists")
     phase = position.phase
-    if len(log.cycles) != cycle:
-        raise r.fail(f"{len(log.cycles)} cycles; the position is in cycle {cycle} of the deal",
-                     "log.cycles")
-    last_cycle = cycle == CYCLES_PER_DEAL
-    to_middle = last_cycle and not position.solo and phase in (ARREST, TAIL)
+    over = stage == OVER  # the bonus, or the final Arrest Phase: nothing hidden is left
+    to_middle = stage == TO_MIDDLE
     _check_cycles(r, position, log)
-    _check_hand(r, position, log, last_cycle)
+    _check_hand(r, position, log, stage)
 
     picked = {(i, p): c for i, cyc in enumerate(log.cycles) for p, c in cyc.picks.items()}
     # the picks of this deal are in their picker's Evidence (checked); the rest of the
@@ -255,7 +253,7 @@ def read(position: Position, log: RoundLog, where: str = "<observation>") -> Kno
             if o.card.id in outside:
                 _contradiction(position, log, f"{o.card.id} is gone and owned by {p}",
                                [outside[o.card.id], f])
-            if (p, o.card.id) not in logged and phase != BONUS:
+            if (p, o.card.id) not in logged and not over:
                 outside[o.card.id] = f
     for i, card in enumerate(position.hand):
         if card in outside:
@@ -278,15 +276,68 @@ def read(position: Position, log: RoundLog, where: str = "<observation>") -> Kno
         pick_fields=tuple({seat[p]: f"log.cycles[{i}].picks.{p}" for p in players}
                           for i in range(len(log.cycles))),
         outside=outside,
-        outside_cap=None if position.solo or phase == BONUS else (position.round - 1) * per_deck,
-        revealed=phase == BONUS)
+        outside_cap=None if position.solo or over else (position.round - 1) * per_deck,
+        revealed=over)
     try:
-        tracking = track(dlog, to_middle=to_middle or phase == BONUS)
+        tracking = track(dlog, to_middle=to_middle or over)
     except Conflict as exc:
         _contradiction(position, log, str(exc), exc.fields)
     if phase == BONUS:
         _check_middle(position, log, tracking)
-    return _knowledge(position, log, deal, cycle, tracking, to_middle)
+    return _knowledge(position, log, deal, cycle, tracking, stage)
+
+
+#: how a position and its log stand (``_stage``)
+DRAFTING, RESTS, PASSED, TO_MIDDLE, OVER = "drafting", "rests", "passed", "to-middle", "over"
+
+
+def _complete(position: Position, cycle) -> bool:
+    return all(p in cycle.picks for p in position.players)
+
+
+def _stage(r: FieldReader, position: Position, log: RoundLog, deal: int, cycle: int) -> str:
+    """Where the position's phase stands in the log (decisions in the module docstring):
+    ``drafting`` (the last logged hand is being drafted: picks not revealed, ``me``'s own
+    face-down pick may show), ``rests`` (the last cycle's picks revealed, the rests not
+    passed yet), ``passed`` (the engine's way: revealed and passed at once, the next
+    cycle's hands logged, solo: or the next deal dealt), ``to-middle`` (multi, the 4th
+    cycle's rests face down in the middle), ``over`` (the bonus, the final Arrest Phase)."""
+    n_logged = len(log.cycles)
+    done = bool(log.cycles) and _complete(position, log.cycles[-1])
+    phase = position.phase
+    final = bool(getattr(log, "final", False))
+    solo = position.solo
+    new_deal = (solo and cycle == CYCLES_PER_DEAL and phase in (ARREST, TAIL)
+                and log.deal == deal + 1 and position.cycle < SOLO_CYCLES)
+    if log.deal != deal and not new_deal:
+        raise r.fail(f"the log is of deal {log.deal}; the position is in deal {deal}"
+                     + ("" if solo else " (its round)"), "log.deal")
+    if new_deal:
+        want, stage = (1, False), PASSED
+    elif phase == BONUS or final:
+        want, stage = (CYCLES_PER_DEAL, True), OVER
+    elif phase == INVESTIGATE:
+        # solo: a resupply choice may wait between the picks and the swap
+        want, stage = (cycle, done if solo else False), RESTS if (solo and done) else DRAFTING
+    elif n_logged == cycle + 1 and cycle < CYCLES_PER_DEAL:
+        want, stage = (cycle + 1, False), PASSED
+    else:
+        last = cycle == CYCLES_PER_DEAL and not solo
+        want, stage = (cycle, True), TO_MIDDLE if last else RESTS
+    if n_logged != want[0]:
+        passed = phase in (ARREST, TAIL) and cycle < CYCLES_PER_DEAL
+        raise r.fail(f"{n_logged} cycles; the position ({phase} phase of cycle {cycle} of the "
+                     f"deal) goes with {want[0]}"
+                     + (f" (or {cycle + 1}: the hands passed)" if passed else ""), "log.cycles")
+    if done != want[1]:
+        at = f"log.cycles[{n_logged - 1}].picks"
+        if want[1]:
+            missing = [p for p in position.players if p not in log.cycles[-1].picks]
+            raise r.fail(f"no pick for {', '.join(missing)}: every pick of a finished cycle "
+                         "is revealed (null: passed the whole hand)", at)
+        raise r.fail(f"the picks of the cycle being drafted are not revealed yet (the "
+                     f"position is in the {phase} phase)", at)
+    return stage
 
 
 def _check_cycles(r: FieldReader, position: Position, log: RoundLog) -> None:
@@ -299,10 +350,10 @@ def _check_cycles(r: FieldReader, position: Position, log: RoundLog) -> None:
         for j, card in enumerate(cyc.hand):
             if card in cyc.hand[:j]:
                 raise r.fail(f"{card} is listed twice", f"{at}.hand[{j}]")
-        drafting = i == len(log.cycles) - 1 and position.phase == INVESTIGATE
-        if drafting and cyc.picks:
-            raise r.fail("the picks of the cycle being drafted are not revealed yet "
-                         f"(the position is in the {INVESTIGATE} phase)", f"{at}.picks")
+        drafting = i == len(log.cycles) - 1 and not _complete(position, cyc)
+        if drafting and set(cyc.picks) - {me}:
+            raise r.fail("the picks of the cycle being drafted are not revealed yet (only "
+                         f"{me}'s own face-down pick may show)", f"{at}.picks")
         if not drafting:
             missing = [p for p in players if p not in cyc.picks]
             if missing:
@@ -319,29 +370,28 @@ def _check_cycles(r: FieldReader, position: Position, log: RoundLog) -> None:
                 continue
             if p == me and card not in cyc.hand:
                 raise r.fail(f"{card} is not in {me}'s hand of that cycle ({at}.hand)", f)
-            if card not in owned[p]:
+            if card not in owned[p] and not drafting:
                 raise r.fail(f"{card} is not among {p}'s Evidence (position.evidence.{p})", f)
 
 
-def _check_hand(r: FieldReader, position: Position, log: RoundLog, last_cycle: bool) -> None:
-    """The position's hand is the log's last hand (investigate) or its rest (arrest,
-    tail; in the deal's last cycle also empty)."""
-    if position.phase == BONUS:
+def _check_hand(r: FieldReader, position: Position, log: RoundLog, stage: str) -> None:
+    """The position's hand is the log's last hand less ``me``'s pick (face down or
+    revealed); with the rests in the middle also empty; not checked once the deal is over
+    (the bonus reads the face-up middle)."""
+    if stage == OVER:
         return
     cyc = log.cycles[-1]
     at = f"log.cycles[{len(log.cycles) - 1}].hand"
-    hand = set(position.hand)
-    if position.phase == INVESTIGATE:
-        if hand != set(cyc.hand):
-            raise r.fail(f"the position's hand ({', '.join(position.hand) or 'empty'}) is not "
-                         f"this cycle's hand in the log ({', '.join(cyc.hand) or 'empty'})", at)
-        return
     rest = set(cyc.hand) - {cyc.picks.get(position.me)}
-    if hand != rest and not (last_cycle and not hand):
-        raise r.fail(f"in the {position.phase} phase the position's hand is the rest of this "
-                     f"cycle's hand after {position.me}'s pick ({', '.join(sorted(rest)) or 'empty'}"
-                     f"{', or empty' if last_cycle else ''}), not "
-                     f"{', '.join(position.hand) or 'empty'}", at)
+    hand = set(position.hand)
+    if hand != rest and not (stage == TO_MIDDLE and not hand):
+        what = ("this cycle's hand" if stage in (DRAFTING, PASSED)
+                else "the rest of this cycle's hand")
+        if position.me in cyc.picks:
+            what += f" less {position.me}'s pick"
+        raise r.fail(f"the position's hand ({', '.join(position.hand) or 'empty'}) is not "
+                     f"{what} in the log ({', '.join(sorted(rest)) or 'empty'}"
+                     f"{', or empty' if stage == TO_MIDDLE else ''})", at)
 
 
 def _check_middle(position: Position, log: RoundLog, tracking: Tracking) -> None:
@@ -367,7 +417,8 @@ def _contradiction(position: Position, log: RoundLog, message: str, fields: list
 
 
 def _knowledge(position: Position, log: RoundLog, deal: int, cycle: int, tracking: Tracking,
-               to_middle: bool) -> Knowledge:
+               stage: str) -> Knowledge:
+    to_middle = stage == TO_MIDDLE
     players, me = position.players, position.me
     deck_of = dict(tracking.deck_of)
     holdings = []
@@ -376,7 +427,7 @@ def _knowledge(position: Position, log: RoundLog, deal: int, cycle: int, trackin
         if p == me:
             continue
         packet = next((k for k in tracking.packets if k.holder == s), None)
-        if packet is None or position.phase == BONUS:
+        if packet is None or stage == OVER:
             holdings.append(Holding(p, 0, (), {}, deck_of))
             continue
         holder_of[packet.index] = p
@@ -403,7 +454,8 @@ def _knowledge(position: Position, log: RoundLog, deal: int, cycle: int, trackin
             len(unseen) - k, EVIDENCE_PER_DECK - position.round * len(players))
         decks.append(DeckState(d, unseen, k, left))
     return Knowledge(me, position.mode, deal, cycle, position.phase, log.direction,
-                     tuple(holdings), tuple(decks), tracking.worlds(), tracking, holder_of)
+                     tuple(holdings), tuple(decks), tracking.worlds(), tracking, holder_of,
+                     stage)
 
 
 # ----------------------------------------------------------------------------- sampling
@@ -416,13 +468,15 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
     - ``hands``: each other player's hand (solo: Holmes's): the known cards plus the
       unknown places filled by a uniform draw of the unseen cards (per deck, the count
       ``read`` gives), shuffled into the places. Empty for everybody once the rests are in
-      the middle (``middle``: every rest, ``me``'s too unless it is the position's hand;
-      nothing in the bonus phase, where the middle is face up);
-    - ``picked`` (investigate phase, multi): the face-down picks of the players in
-      ``drafted`` (decision: by default the players before ``me`` in seating order, as
-      in a sequential engine), each a uniform card of their hand among those they can
-      afford (none affordable: no entry, they pass the whole hand); the card is removed
-      from their hand;
+      the middle;
+    - ``middle`` (multi, from the 4th cycle's reveal to the round's end): the rests as
+      put face down, seat by seat, each sorted (``_put``; as the engine keeps it, also in
+      the bonus phase when they lie face up);
+    - ``picked`` (a hand being drafted, multi): the face-down picks of the players in
+      ``drafted`` (default: the log's ``acted`` when the log says it, as the engine's does,
+      else the players before ``me`` in seating order, the engine's order of picking),
+      each a uniform card of their hand among those they can afford (none affordable: no
+      entry, they pass the whole hand); the card is removed from their hand;
     - ``decks``: the unseen cards of each deck not drawn into the hands, in random order
       (multi: as many as the deck holds, 20 less the player count per round so far; any
       more are unseen discards, left out; solo: all of them);
@@ -430,12 +484,14 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
     - ``inspectors``: ``me``'s, and random distinct others for the other players (solo:
       ``me``'s only);
     - ``plot_twists`` (multi): the Plot Twists still in their deck (12 less the round),
-      drawn from those not seen (not the current one nor the log's ``twists``), in
-      random order.
+      drawn at random from the 11 but the current one, in random order (decision: the
+      twists of earlier rounds are in neither the position nor the log, so this is the
+      exact distribution given them; a log field for them would sharpen it).
     """
     k = knowledge or read(position, log, where)
     t = k.tracking
     chosen: list[str] = []
+    leftover: list[str] = []  # unseen cards out of the decks (unseen discards)
     decks: dict[int, tuple[str, ...]] = {}
     for d in DECKS:
         pool = list(t.candidates.get(d, ()))
@@ -444,6 +500,7 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
         chosen += pool[:n]
         state = next(s for s in k.decks if s.deck == d)
         decks[d] = tuple(pool[n:n + state.in_deck])
+        leftover += pool[n + state.in_deck:]
     rng.shuffle(chosen)
     contents: dict[int, list[str]] = {}
     at = 0
@@ -451,23 +508,24 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
         contents[packet.index] = list(packet.known) + chosen[at:at + packet.unknown]
         at += packet.unknown
     hands: dict[str, tuple[str, ...]] = {p: () for p in position.players if p != position.me}
-    middle: list[str] = []
     for index, name in k.holder_of.items():
-        if name == MIDDLE_NAME:
-            middle += contents[index]
-        else:
+        if name != MIDDLE_NAME:
             hands[name] = tuple(sorted(contents[index]))
-    middle = sorted(set(middle) - set(position.hand))
+    middle: list[str] = []
+    if k.stage in (TO_MIDDLE, OVER):
+        rng.shuffle(leftover)
+        middle = _put(position, log, k, contents, leftover)
     picked: dict[str, str] = {}
-    if position.phase == INVESTIGATE and not position.solo:
+    if k.stage == DRAFTING and not position.solo:
         if drafted is None:
-            drafted = position.players[:position.players.index(position.me)]
+            # the log's ``acted`` says who has picked; not said: the engine's order
+            drafted = log.acted if log.acted is not None else \
+                position.players[:position.players.index(position.me)]
+        cost = position.cards.evidence_by_id
         for p in drafted:
             if p == position.me or p not in hands:
                 continue
-            cost = position.cards.evidence_by_id
-            affordable = sorted(c for c in hands[p]
-                                if cost[c].cost <= position.bsi[p].available)
+            affordable = sorted(c for c in hands[p] if cost[c].cost <= position.bsi[p].available)
             if affordable:
                 card = rng.choice(affordable)
                 picked[p] = card
@@ -485,8 +543,7 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
         inspectors = {p: inspectors[p] for p in position.players}
     twists: list[str] = []
     if not position.solo:
-        seen = set(log.twists) | ({position.plot_twist} if position.plot_twist else set())
-        twists = [c.id for c in cards.plot_twists if c.id not in seen]
+        twists = [c.id for c in cards.plot_twists if c.id != position.plot_twist]
         rng.shuffle(twists)
         twists = twists[:len(cards.plot_twists) - position.round]
     return Hidden(hands=hands, decks=decks, villain_deck=tuple(villains),
@@ -494,3 +551,73 @@ def sample_hidden(position: Position, log: RoundLog, rng: random.Random,
                   middle=tuple(middle))
 
 
+def _put(position: Position, log: RoundLog, k: Knowledge, contents: dict[int, list[str]],
+         leftover: list[str]) -> list[str]:
+    """The middle as put face down in the 4th cycle: seat by seat, each seat's rest
+    sorted (``me``'s left out when the position's hand still shows it). Once the deal is
+    over a rest never seen (5 players) is made of the face-up cards and the cards taken
+    from the middle that no seen rest explains (each player's last Evidence when it is no
+    pick of this deal: the bonus takes append to the Evidence), then, for the cards
+    discarded after the last bonus that nothing records, of unseen cards out of the decks
+    (``leftover``, in random order)."""
+    from deduce.models.irregulars.deal import packet_of
+
+    n, step = len(position.players), 1 if log.direction == LEFT else -1
+    me = position.players.index(position.me)
+    taken = {}
+    for i, cyc in enumerate(log.cycles):
+        for p, card in cyc.picks.items():
+            if card is not None:
+                j = packet_of(position.players.index(p), i + 1, n, step)
+                taken[j] = taken.get(j, 0) + 1
+    known = {c for packet in k.tracking.packets for c in packet.known}
+    picks = {c for cyc in log.cycles for c in cyc.picks.values() if c is not None}
+    spare = [c for c in position.hand if c not in known]
+    if k.stage == OVER:
+        spare += [position.evidence[p][-1].card.id for p in position.players
+                  if position.evidence[p] and position.evidence[p][-1].card.id not in picks
+                  and position.evidence[p][-1].card.id not in known]
+    out: list[str] = []
+    for s in range(n):
+        packet = k.tracking.packets[packet_of(s, CYCLES_PER_DEAL, n, step)]
+        if s == me and position.hand and k.stage == TO_MIDDLE:
+            continue
+        rest = list(contents[packet.index])
+        if k.stage == OVER and not packet.seen:
+            size = HAND_SIZE - taken.get(packet.index, 0)
+            rest, spare = spare[:size], spare[size:]
+            short = size - len(rest)
+            rest, leftover[:] = rest + leftover[:short], leftover[short:]
+        out += sorted(rest)
+    return out
+
+
+# ----------------------------------------------------------------------------- files
+OBSERVATION_KEYS = ("position", "log")
+SAMPLE_OBSERVATION = "sample-observation.json"
+
+
+def load_observation(path: str | Path) -> tuple[Position, RoundLog, str]:
+    """Read an observation file ``{"position": {...}, "log": {...}}`` (what the engine's
+    ``State.observation`` writes): the position checked by ``parse_position`` (its errors
+    name ``FILE: position: field ...``), the log by ``parse_log`` (``FILE: field
+    'log....'``). ``sample``, when no file has that name, is the shipped sample (3 players,
+    round 1, cycle 3). Returns the position, the log and the name to use in messages."""
+    from deduce.core.records import check_fields, json_kind, read_json
+    from deduce.models.irregulars.log import parse_log
+    from deduce.models.irregulars.position import SAMPLE, parse_position
+
+    if str(path) == SAMPLE and not Path(path).exists():
+        from deduce.puzzles import puzzle_path
+
+        path = puzzle_path("irregulars", SAMPLE_OBSERVATION)
+    where = str(path)
+    data = read_json(path)
+    r = FieldReader(where)
+    if not isinstance(data, dict):
+        raise InputError("an observation is a JSON object {\"position\": ..., \"log\": ...}, "
+                         f"got {json_kind(data)}", where=where)
+    check_fields(data, OBSERVATION_KEYS, fail=r.fail)
+    position = parse_position(data["position"], f"{where}: position", base=Path(path).parent)
+    log = parse_log(data["log"], position.cards, position.players, where, "log")
+    return position, log, where

@@ -23,10 +23,11 @@ earlier rounds, oldest first (the current one is the position's ``plot_twist``);
 sampler of hidden state draws the twists to come from the others (``to_json`` writes the
 field only when it is not empty).
 
-Two optional keys say where the current phase stands, public facts a position cannot hold
-(written only when set): ``"acted"``, the players who have acted in the current phase, in
-order (investigate: who has picked or passed; arrest, tail, bonus: who has had their turn,
-a player with nothing to do counting as having had it), and ``"final": true`` in the final
+Two optional keys say where the current phase stands, public facts a position cannot hold:
+``"acted"``, the players who have acted in the current phase, in order (investigate: who
+has picked or passed; arrest, tail, bonus: who has had their turn, a player with nothing to
+do counting as having had it; ``[]``: nobody yet; absent (``None``): not said, as in a log
+written by hand: then the players before ``me`` in the phase's order have acted), and ``"final": true`` in the final
 Arrest Phase after the 4th round's BSI Bonus (its position reads round 4, cycle 4, phase
 arrest, like the 4th cycle's own Arrest Phase).
 
@@ -73,14 +74,14 @@ class RoundLog:
     direction: str
     gone: tuple[str, ...] = ()
     cycles: tuple[CycleSeen, ...] = ()
-    acted: tuple[str, ...] = ()
+    acted: tuple[str, ...] | None = None
     final: bool = False
     twists: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         out = {"deal": self.deal, "direction": self.direction, "gone": list(self.gone),
                "cycles": [c.to_json() for c in self.cycles]}
-        if self.acted:
+        if self.acted is not None:
             out["acted"] = list(self.acted)
         if self.final:
             out["final"] = True
@@ -131,8 +132,8 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
                              f"{at}.picks.{name}")
             picks[name] = None if v is None else card(v, f"{at}.picks.{name}")
         cycles.append(CycleSeen(hand, picks))
-    acted = []
-    for i, name in enumerate(r.listed(table.get("acted", []), "player names", f"{path}.acted",
+    acted: list[str] | None = None if table.get("acted") is None else []
+    for i, name in enumerate(r.listed(table.get("acted") or [], "player names", f"{path}.acted",
                                       len(players))):
         at = f"{path}.acted[{i}]"
         if r.string(name, "a player name", at) not in players:
@@ -152,4 +153,5 @@ def parse_log(data: Any, cards: CardSet, players: tuple[str, ...],
         if text in twists:
             raise r.fail(f"{text} is listed twice", f"{path}.twists[{i}]")
         twists.append(text)
-    return RoundLog(deal, direction, gone, tuple(cycles), tuple(acted), final, tuple(twists))
+    return RoundLog(deal, direction, gone, tuple(cycles), None if acted is None else tuple(acted),
+                    final, tuple(twists))

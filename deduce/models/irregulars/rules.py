@@ -1219,7 +1219,7 @@ class State:
         state.twist = pos.plot_twist
         state.past_twists = list(lg.twists)
         state.deal, state.direction, state.gone = lg.deal, lg.direction, list(lg.gone)
-        acted = [seat[name] for name in lg.acted]
+        acted = [seat[name] for name in lg.acted or ()]
         public = pos.phase
         last = lg.cycles[-1] if lg.cycles else None
         revealed = [c for c in lg.cycles if len(c.picks) == n]
