@@ -54,25 +54,26 @@ class Observed:
     where: str
 
 
-def load_view(path: str) -> Observed:
-    """A position file, an observation file ``{"position", "log"}`` or ``sample`` /
-    ``sample-solo`` (the shipped samples, bare positions); errors name the file and field."""
-    from deduce.core.records import json_kind, read_json
-    from deduce.models.irregulars.log import parse_log
-    from deduce.models.irregulars.position import SAMPLES, load_position, parse_position
+SAMPLE_OBSERVATION = "sample-observation"
 
-    if str(path) in SAMPLES and not Path(path).exists():
-        return Observed(load_position(path), None, str(path))
+
+def load_view(path: str) -> Observed:
+    """A position file, an observation file ``{"position", "log"}``
+    (``knowledge.load_observation``), ``sample`` or ``sample-solo`` (the shipped sample
+    positions, no log) or ``sample-observation`` (the shipped sample observation: 3
+    players, round 1, cycle 3, Ann to pick); errors name the file and the field."""
+    from deduce.core.records import json_kind, read_json
+    from deduce.models.irregulars.knowledge import load_observation
+    from deduce.models.irregulars.position import SAMPLE, SAMPLES, load_position, parse_position
+
+    if not Path(path).exists():
+        if str(path) in SAMPLES:
+            return Observed(load_position(path), None, str(path))
+        if str(path) == SAMPLE_OBSERVATION:
+            return Observed(*load_observation(SAMPLE))
     data = read_json(path)
     if isinstance(data, dict) and "position" in data:
-        extra = sorted(set(data) - {"position", "log"})
-        if extra or "log" not in data:
-            what = f"unknown field {extra[0]!r}" if extra else "missing field 'log'"
-            raise InputError(f'an observation is {{"position": ..., "log": ...}}: {what}',
-                             where=str(path), field=extra[0] if extra else "log")
-        pos = parse_position(data["position"], f"{path}: position", base=Path(path).parent)
-        log = parse_log(data["log"], pos.cards, pos.players, str(path), "log")
-        return Observed(pos, log, str(path))
+        return Observed(*load_observation(path))
     if not isinstance(data, dict):
         raise InputError(f"expected a position or an observation (a JSON object), got "
                          f"{json_kind(data)}", where=str(path))

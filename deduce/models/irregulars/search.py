@@ -138,11 +138,12 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, cards: CardSet | None = None, top_k: int = TOP_K,
-                 samples: int = SAMPLES):
+    def __init__(self, cards: CardSet | None = None, top_k: int | None = None,
+                 samples: int | None = None):
         self.cards = cards
         self.greedy = GreedyBot(cards)
-        self.top_k, self.samples = top_k, samples
+        self.top_k = TOP_K if top_k is None else top_k
+        self.samples = SAMPLES if samples is None else samples
 
     def candidates(self, observation: dict, legal: Sequence[Any]) -> list[Any]:
         """The greedy's ``top_k`` best distinct actions, best first."""

@@ -40,6 +40,11 @@ class Worlds:
     """Determinisations of ``position`` (``me``'s view) with ``log`` (None: no log)."""
 
     def __init__(self, position: Position, log: RoundLog | None, where: str = "<observation>"):
+        if log is not None:  # the engine keeps every hand sorted by card id
+            import dataclasses
+
+            log = dataclasses.replace(log, cycles=tuple(
+                dataclasses.replace(c, hand=tuple(sorted(c.hand))) for c in log.cycles))
         self.position, self.log, self.where = position, log, where
         self.knowledge = None
         if log is not None:
