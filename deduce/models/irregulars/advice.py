@@ -156,10 +156,16 @@ def advise(view: Observed, rollouts: int = ROLLOUTS, seed: int = 0,
     if first.is_over():
         raise InputError("the game is over: nothing is left to advise", where=view.where,
                          field="phase")
-    if first.current_player() != me:
-        raise InputError(f"{position.me} has nothing to decide here (the next to act is "
-                         f"{first.names[first.current_player()]}): advice is for me at a "
-                         "decision of mine", where=view.where, field="phase")
+    from deduce.models.irregulars.rules import PUBLIC_PHASE
+
+    moved = (PUBLIC_PHASE[first.phase], first.round, first.cycle) != \
+        (position.phase, position.round, position.cycle)
+    if first.current_player() != me or moved:
+        nxt = first.names[first.current_player()]
+        then = f" in the {PUBLIC_PHASE[first.phase]} phase" if moved else ""
+        raise InputError(f"{position.me} has nothing to decide in the {position.phase} "
+                         f"phase here (the next to act is {nxt}{then}): advice is for me at "
+                         "a decision of mine", where=view.where, field="phase")
     legal = choices(first)
     n = per_action(rollouts, len(legal))
     bar = progress(n) if progress else contextlib.nullcontext(None)
