@@ -47,6 +47,11 @@ def selfplay(players: int, mode: str, games: int, seed: int, workers: int,
 
     Solo also gives Holmes's mean points.
 
+    Bots: random (any legal action), greedy (drafts toward the most valuable Villain
+    within reach, arrests whenever it can, tails the nearest Villain), search (tries the
+    greedy's best choices on hidden states sampled from what it sees, every player
+    playing greedy to the end of the round).
+
     JSON: the self-play envelope {"game": "irregulars", "players", "variant": "multi" or
     "solo", "games", "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name",
     "win_share", "ci95", "mean_turns", "mean_points"}]}, solo with "holmes":
@@ -56,6 +61,7 @@ def selfplay(players: int, mode: str, games: int, seed: int, workers: int,
     Examples:
       deduce irregulars selfplay --players 4 --games 200
       deduce irregulars selfplay --mode solo --bots random --games 500 --json
+      deduce irregulars selfplay --bots search,greedy,greedy,greedy --games 100 --workers 2
     """
     from deduce.core.selfplay import Match
     from deduce.models.irregulars.selfplay import GAME

@@ -38,7 +38,7 @@ from deduce.core.errors import InputError
 
 ROLLOUTS = 32
 MAX_ROLLOUTS = 1000
-TOTAL_ROLLOUTS = 150
+TOTAL_ROLLOUTS = 120
 MIN_ROLLOUTS = 4
 NO_LOG = ("no log: only my hand of this cycle is known; the other hands are drawn from "
           "every unseen card")
