@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
 from deduce.models.irregulars.greedy import GreedyBot
@@ -84,3 +86,29 @@ def test_a_bare_position_no_deal_fits_is_refused_naming_the_field():
     with pytest.raises(InputError) as exc:
         Worlds(parse_position(doc, "p.json"), None).sample(random.Random(0))
     assert exc.value.field == "hand" and "give the observation with its log" in str(exc.value)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), steps=st.integers(0, 400),
+       solo=st.booleans())
+def test_random_positions_sample_or_are_refused(seed, players, steps, solo):
+    """A random position of a random game: its bare position samples a state that shows
+    me exactly that position (or is refused naming the field), never a traceback."""
+    state = new_solo(seed) if solo else new_game(seed, players)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            return
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    seat = state.current_player()
+    if state.is_over() or state.phase in ("final", "reset") or (state.solo and seat == 1):
+        return
+    pos = parse_position(state.observation(seat)["position"])
+    try:
+        world = Worlds(pos, None).sample(random.Random(seed))
+    except NoLog as exc:
+        assert exc.field == "hand" or exc.field.startswith("evidence.")
+        return
+    assert world.observation(seat)["position"] == engine_position(pos).to_json()
+    assert world.current_player() == seat
