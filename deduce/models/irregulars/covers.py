@@ -159,21 +159,22 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
     groups' icons alone, squeezed (``_MEMO``, ``squeezed``), so the same groups in
     another hand, or the same pattern of another Villain of as many icons, cost
     nothing."""
-    reps: dict[int, int] = {}  # ``representatives``, inlined: the engine's hot spot
+    # ``representatives`` inlined (the engine's hot spot), grouped by the squeezed icons
+    # (the squeeze keeps the order: the groups sort as their icon masks would)
+    table = _SQUEEZE.get(villain) or squeezed(villain)
+    reps: dict[int, int] = {}
     shown = 0
     for i, m in enumerate(masks):
-        useful = m & villain
-        if useful:
-            shown |= useful
-            j = reps.get(useful)
+        g = table[m]
+        if g:
+            shown |= g
+            j = reps.get(g)
             if j is None or POP[m] < POP[masks[j]]:
-                reps[useful] = i
-    if POP[shown] < POP[villain] - allowed:
-        return None
-    groups = sorted(reps)
-    table = _SQUEEZE.get(villain) or squeezed(villain)
-    small = tuple([table[g] for g in groups])
+                reps[g] = i
     count = POP[villain]
+    if POP[shown] < count - allowed:
+        return None
+    small = tuple(sorted(reps))
     key = (small, count, allowed, cap)
     found = _MEMO.get(key, _MEMO)
     if found is _MEMO:
@@ -182,7 +183,8 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
         found = _MEMO[key] = min_covers(small, (1 << count) - 1, allowed, cap)
     if found is None:  # pragma: no cover - the groups show every icon the cards show
         return None
-    return found[0], [tuple(sorted(reps[groups[i]] for i in cover)) for cover in found[1]]
+    idx = [reps[g] for g in small]
+    return found[0], [tuple(sorted([idx[i] for i in cover])) for cover in found[1]]
 
 
 def naive_arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int

@@ -713,26 +713,44 @@ class State:
         """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide). A Villain
         is tried only when the icons no card shows fit in the allowance."""
         used = self.used[p]
-        unused = [c for c in self.owned[p] if c not in used] if used else self.owned[p]
-        of, vmask = self._mask, self._vmask
-        masks = [of[c] for c in unused]
-        shown = 0
-        for m in masks:
-            shown |= m
+        owned = self.owned[p]
+        of = self._mask
+        shown = 0  # the icons the unused cards show: most turns stop there
+        if used:
+            for c in owned:
+                if c not in used:
+                    shown |= of[c]
+        else:
+            for c in owned:
+                shown |= of[c]
         boards = self.boards[p]
         board = HOLMES_BOARD in boards
+        most = 2 if board else 1  # the most icons any arrest may leave out
         tail = self.tailing[p]
+        vmask = self._vmask
+        hidden = ~shown
         out: list = []
+        unused = masks = None
         for v in self.row:
             mask = vmask[v]
-            gaps = POP[mask] - POP[mask & shown]
+            gaps = POP[mask & hidden]  # the Villain's icons no card shows
+            if gaps > most:
+                continue
             allowed = 1 if tail == v else 0
+            if gaps > allowed and not board:
+                continue
+            if masks is None:
+                unused = [c for c in owned if c not in used] if used else owned
+                masks = [of[c] for c in unused]
             if gaps <= allowed:
                 for cover in arrest_covers(masks, mask, allowed, ARREST_CHOICES)[1]:
-                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), False))
+                    cards = tuple([unused[i] for i in cover])
+                    out.append(_ARRESTS.get((v, cards, False))
+                               or _arrest_action(v, cards, False))
             if board and gaps <= allowed + 1:
                 for cover in arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)[1]:
-                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), True))
+                    cards = tuple([unused[i] for i in cover])
+                    out.append(_ARRESTS.get((v, cards, True)) or _arrest_action(v, cards, True))
         out.append(NO_ARREST)
         if boards and not self.solo:
             first = self.order[0] == p
@@ -761,7 +779,6 @@ class State:
         if do is None:
             raise InputError(f"not an action: {type(action).__name__}", field="action")
         do(self, action)
-        self._legal = None
         self._advance()
 
     def _refuse(self, action: Action, why: str) -> InputError:
@@ -776,16 +793,23 @@ class State:
                                        f" phase, this is the {PUBLIC_PHASE[self.phase]} phase")
 
     def _do_pick(self, action: Pick) -> None:
-        self._need(action, (INVESTIGATE,), "a pick")
+        if self.phase != INVESTIGATE:
+            self._need(action, (INVESTIGATE,), "a pick")
         p = self.turn
-        if action.card not in self.hands[p]:
-            raise self._refuse(action, f"{action.card!r} is not in the hand")
-        cost = self._ev[action.card].cost
+        card = action.card
+        hand = self.hands[p]
+        if card not in hand:
+            raise self._refuse(action, f"{card!r} is not in the hand")
+        cost = self._cost[card]
         if cost > self.available[p]:
             raise self._refuse(action, f"it costs {cost} tokens, {self.available[p]} "
                                        "available")
-        self.hands[p].remove(action.card)
-        self._picked(p, action.card)
+        hand.remove(card)
+        self.picked[p] = card
+        if self.solo:
+            self._solo_cycle()
+        elif len(self.picked) == self.n:
+            self._reveal()
 
     def _do_pass(self, action: PassHand) -> None:
         self._need(action, (INVESTIGATE,), "passing the hand")
@@ -811,6 +835,15 @@ class State:
         self._swap()
 
     def _do_arrest(self, action: Arrest) -> None:
+        legal = self._legal
+        if legal is not None:  # one of the listed actions (the very object) is legal
+            for listed in legal:
+                if listed is action:
+                    p = self.turn
+                    if action.holmes:
+                        self.boards[p].remove(HOLMES_BOARD)
+                    self._arrest(p, action.villain, action.cards)
+                    return
         self._need(action, (ARREST, FINAL), "an arrest")
         p = self.turn
         if action.villain not in self.row:
@@ -940,15 +973,18 @@ class State:
                 if self.solo:
                     self.turn = 0
                     return
+                picked = self.picked
                 for s in range(self.n):
-                    if s not in self.picked:
+                    if s not in picked:
                         self.turn = s
                         return
                 self._reveal()  # pragma: no cover - the last pick reveals
-            elif phase in (ARREST, FINAL):
+            elif phase == ARREST or phase == FINAL:
                 acted = self.acted
-                p = next((s for s in self.order if s not in acted), None)
-                if p is None:
+                for p in self.order:
+                    if p not in acted:
+                        break
+                else:
                     self._end_arrest()
                     continue
                 if self.solo and p == HOLMES_SEAT:
@@ -958,18 +994,20 @@ class State:
                 if len(choices) > 1:
                     self.turn, self._legal = p, choices
                     return
-                self.acted.append(p)
+                acted.append(p)
             elif phase == TAIL:
                 acted = self.acted
-                p = next((s for s in self.order if s not in acted), None)
-                if p is None:
+                for p in self.order:
+                    if p not in acted:
+                        break
+                else:
                     self._end_tail()
                     continue
                 if self.tailing[p] is None and self.available[p] > 0 and self.row and \
                         not (self.solo and p == HOLMES_SEAT):
                     self.turn = p
                     return
-                self.acted.append(p)
+                acted.append(p)
             elif phase == BONUS:
                 p = self._next(self.bonus_order)
                 if p is None:
