@@ -320,7 +320,11 @@ def _ids(cards: CardSet) -> dict:
             "inspectors": [i.id for i in cards.inspectors],
             "mask": {c.id: c.mask for c in cards.evidence},
             "cost": {c.id: c.cost for c in cards.evidence},
-            "vmask": {v.id: v.mask for v in cards.villains}})
+            "vmask": {v.id: v.mask for v in cards.villains},
+            "top_cost": max((c.cost for c in cards.evidence), default=0)})
+        for c in cards.evidence:  # every Pick made once: the listing only looks them up
+            if c.id not in _PICKS:
+                _PICKS[c.id] = Pick(c.id)
     return found[1]
 
 
@@ -470,6 +474,7 @@ class State:
         self._vil = cards.villain_by_id
         ids = _ids(cards)
         self._mask, self._cost, self._vmask = ids["mask"], ids["cost"], ids["vmask"]
+        self._top_cost = ids["top_cost"]
         self.names = tuple(names)
         self.n = n
         self.mode = mode
@@ -678,9 +683,10 @@ class State:
         ``Watson``, the ``Wiggins`` moves; tail: a ``Tail`` per visible Villain, then
         ``NoTail``; bonus: a ``TakeCard`` per middle card, then the boards in the middle;
         a solo resupply: keep the tail, take it back."""
-        if self._legal is None:
-            self._legal = self._list_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[:]
 
     def _list_legal(self) -> list:
         p = self.turn
@@ -692,7 +698,10 @@ class State:
         if phase in (ARREST, FINAL):
             return self._arrest_choices(p)
         if phase == TAIL:
-            return [*(_made(_TAILS, v, Tail) for v in self.row), NO_TAIL]
+            made = _TAILS.get
+            out = [made(v) or _made(_TAILS, v, Tail) for v in self.row]
+            out.append(NO_TAIL)
+            return out
         if phase == BONUS:
             return self._bonus_choices()
         if phase == RESET:
@@ -700,9 +709,12 @@ class State:
         return []
 
     def _picks(self, p: int) -> list:
-        cost, money, made = self._cost, self.available[p], _PICKS.get
-        picks = [made(c) or _made(_PICKS, c, Pick) for c in self.hands[p]
-                 if cost[c] <= money]
+        money, hand = self.available[p], self.hands[p]
+        if money >= self._top_cost:  # every card affordable
+            picks = list(map(_PICKS.__getitem__, hand))
+        else:
+            cost = self._cost
+            picks = [_PICKS[c] for c in hand if cost[c] <= money]
         return picks or [PASS_HAND]
 
     def _unused(self, p: int) -> list[str]:
@@ -744,12 +756,12 @@ class State:
                 masks = [of[c] for c in unused]
             if gaps <= allowed:
                 for cover in arrest_covers(masks, mask, allowed, ARREST_CHOICES)[1]:
-                    cards = tuple([unused[i] for i in cover])
+                    cards = tuple(map(unused.__getitem__, cover))
                     out.append(_ARRESTS.get((v, cards, False))
                                or _arrest_action(v, cards, False))
             if board and gaps <= allowed + 1:
                 for cover in arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)[1]:
-                    cards = tuple([unused[i] for i in cover])
+                    cards = tuple(map(unused.__getitem__, cover))
                     out.append(_ARRESTS.get((v, cards, True)) or _arrest_action(v, cards, True))
         out.append(NO_ARREST)
         if boards and not self.solo:
@@ -763,7 +775,8 @@ class State:
         return out
 
     def _bonus_choices(self) -> list:
-        out: list = [_made(_TAKES, c, TakeCard) for c in dict.fromkeys(self.middle)]
+        made = _TAKES.get
+        out: list = [made(c) or _made(_TAKES, c, TakeCard) for c in dict.fromkeys(self.middle)]
         if self.round < ROUNDS:
             held = {b for bs in self.boards for b in bs}
             out.extend(_BOARD_TAKES[b] for b in BOARDS if b not in held)
@@ -1086,7 +1099,7 @@ class State:
         _shuffle(self._random(), drawn)
         self.hands = [sorted(drawn[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(self.n)]
         self.deal = number
-        self.packets = [tuple(tuple(h) for h in self.hands)]
+        self.packets = [tuple(map(tuple, self.hands))]
         self.revealed = []
         self.middle, self.middle_put = [], ()
         self.picked = {}
@@ -1094,22 +1107,20 @@ class State:
 
     def _reveal(self) -> None:
         """Every pick revealed and paid; the hands pass (the 4th cycle: to the middle)."""
-        picks = tuple(self.picked.get(s) for s in range(self.n))
-        costs = self._cost
+        picks = tuple(map(self.picked.get, range(self.n)))
+        costs, available, spent, owned = self._cost, self.available, self.spent, self.owned
         for s, c in enumerate(picks):
             if c is not None:
                 cost = costs[c]
-                self.available[s] -= cost
-                self.spent[s] += cost
-                self.owned[s].append(c)
+                available[s] -= cost
+                spent[s] += cost
+                owned[s].append(c)
         self.revealed.append(picks)
         self.picked = {}
         if self.cycle < CYCLES:
-            step = 1 if self.direction == "left" else -1
-            hands: list[list[str]] = [[] for _ in range(self.n)]
-            for s in range(self.n):
-                hands[(s + step) % self.n] = self.hands[s]
-            self.hands = hands
+            old = self.hands  # left: seat s's hand goes to s + 1; right: to s - 1
+            self.hands = hands = (old[-1:] + old[:-1] if self.direction == "left"
+                                  else old[1:] + old[:1])
             self.packets.append(tuple(map(tuple, hands)))
         else:
             self.middle_put = tuple(tuple(h) for h in self.hands)
@@ -1366,6 +1377,24 @@ def _setup(rng: random.Random, state: State, cards: CardSet) -> None:
     state.villain_deck = villains
 
 
+#: the names ``check_players`` has let pass, by (names, mode); emptied when full
+_CHECKED: dict[tuple, tuple[str, ...]] = {}
+
+
+def _checked(names: list, mode: str, where: str) -> tuple[str, ...]:
+    """``check_players(names, mode, where)``, remembered for names all strings (the check
+    depends on the names and the mode alone; a refusal is never remembered)."""
+    key = (tuple(names), mode) if all(type(n) is str for n in names) else None
+    found = _CHECKED.get(key) if key is not None else None
+    if found is None:
+        found = check_players(names, mode, where)
+        if key is not None:
+            if len(_CHECKED) >= 64:
+                _CHECKED.clear()
+            _CHECKED[key] = found
+    return found
+
+
 def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
              names: Sequence[str] | None = None) -> State:
     """A new multiplayer game: with ``random.Random(seed)`` the 5 decks, the Villains (5
@@ -1376,8 +1405,8 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
             not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InputError(f"the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
                          f"{players!r}", field="players")
-    names = list(DEFAULT_NAMES[:players] if names is None else names)
-    names = list(check_players(names, MULTI, "names"))
+    names = list(_checked(list(DEFAULT_NAMES[:players] if names is None else names), MULTI,
+                          "names"))
     if len(names) != players:
         raise InputError(f"{len(names)} names for {players} players", field="names")
     cards = shipped_cards() if cards is None else cards
@@ -1401,7 +1430,7 @@ def new_solo(seed: int, cards: CardSet | None = None, name: str = "Ann") -> Stat
     """A new solo game against Holmes: with ``random.Random(seed)`` the decks and the
     Villains shuffled, the player's Inspector drawn; its next 64 bits seed the chance
     (the deals, Holmes's picks)."""
-    names = list(check_players([name, HOLMES], SOLO, "name"))
+    names = list(_checked([name, HOLMES], SOLO, "name"))
     cards = shipped_cards() if cards is None else cards
     rng = random.Random(seed)
     state = State(cards, names, SOLO, 0, cards.source)
