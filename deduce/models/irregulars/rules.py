@@ -102,7 +102,7 @@ from typing import Any, Sequence, Union
 
 from deduce.core.errors import InputError
 from deduce.core.records import json_kind
-from deduce.models.irregulars.arrest import allowance, arrest, best_arrest, covers
+from deduce.models.irregulars.arrest import allowance, arrests, best_arrest, covers
 from deduce.models.irregulars.cards import (
     BONUS_IN_ARRESTING_ORDER,
     DECKS,
@@ -723,7 +723,8 @@ class State:
 
     def _arrest_choices(self, p: int) -> list:
         """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide). A Villain
-        is tried only when the icons no card shows fit in the allowance."""
+        is tried only when the icons no unused card shows fit in the allowance (most
+        turns stop at that test: the unused cards' list is made only past it)."""
         used = self.used[p]
         owned = self.owned[p]
         of = self._mask
@@ -848,6 +849,8 @@ class State:
         self._swap()
 
     def _do_arrest(self, action: Arrest) -> None:
+        """An arrest; one of the listed actions, the very object (listed for this turn:
+        the list is dropped at every move), is legal and skips the checks."""
         legal = self._legal
         if legal is not None:  # one of the listed actions (the very object) is legal
             for listed in legal:
@@ -1225,7 +1228,9 @@ class State:
         """Holmes's arrest (solo): as if tailing every Villain, the most points, ties by
         the fewest cards, then the row order, with a smallest set of his unused cards."""
         unused = [self._ev[c] for c in self._unused(HOLMES_SEAT)]
-        best = best_arrest([arrest(unused, self._vil[v], True, False) for v in self.row])
+        # ``arrest(unused, villain, True, False)`` for each Villain, the row in one go
+        best = best_arrest(arrests(unused, [self._vil[v] for v in self.row], None, False,
+                                   tail_all=True))
         if best is None:
             self.acted.append(HOLMES_SEAT)
             return
