@@ -1,5 +1,5 @@
 """``deduce irregulars selfplay``: bots play Baker Street Irregulars, multiplayer or solo
-against Holmes.
+against Holmes; ``deduce irregulars advise``: every legal choice for me now, ranked.
 (``cli/main.py`` attaches it to the ``irregulars`` group of ``cli/irregulars.py``.)
 """
 
@@ -7,8 +7,17 @@ from __future__ import annotations
 
 import click
 
-from deduce.cli.common import out, reports_errors
+from deduce.cli.common import (
+    SEED,
+    WholeNumber,
+    literal,
+    out,
+    print_json,
+    progress_bar,
+    reports_errors,
+)
 from deduce.cli.selfplay import bot_names, play_match, selfplay_options
+from deduce.models.irregulars.advice import MAX_ROLLOUTS, ROLLOUTS, TOTAL_ROLLOUTS
 
 
 @click.command(short_help="Bots play Baker Street Irregulars: win shares with 95% intervals.")
@@ -18,7 +27,7 @@ from deduce.cli.selfplay import bot_names, play_match, selfplay_options
               show_default=True, help="multi: bots against each other; solo: one bot "
                                       "against Holmes.")
 @selfplay_options(games=100, bots_help="One bot per seat, comma separated (solo: one bot): "
-                                       "random [default: random for every seat].")
+                                       "random, greedy, search [default: random for every seat].")
 @reports_errors
 def selfplay(players: int, mode: str, games: int, seed: int, workers: int,
              scheduler: str | None, bots: str | None, as_json: bool) -> None:
@@ -38,6 +47,11 @@ def selfplay(players: int, mode: str, games: int, seed: int, workers: int,
 
     Solo also gives Holmes's mean points.
 
+    Bots: random (any legal action), greedy (drafts toward the most valuable Villain
+    within reach, arrests whenever it can, tails the nearest Villain), search (tries the
+    greedy's best choices on hidden states sampled from what it sees, every player
+    playing greedy to the end of the round).
+
     JSON: the self-play envelope {"game": "irregulars", "players", "variant": "multi" or
     "solo", "games", "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name",
     "win_share", "ci95", "mean_turns", "mean_points"}]}, solo with "holmes":
@@ -47,6 +61,7 @@ def selfplay(players: int, mode: str, games: int, seed: int, workers: int,
     Examples:
       deduce irregulars selfplay --players 4 --games 200
       deduce irregulars selfplay --mode solo --bots random --games 500 --json
+      deduce irregulars selfplay --bots search,greedy,greedy,greedy --games 100 --workers 2
     """
     from deduce.core.selfplay import Match
     from deduce.models.irregulars.selfplay import GAME
@@ -80,3 +95,51 @@ def _show_selfplay(report) -> None:
               if solo else "")
     out.print(f"{report.elapsed_s:.1f} s on {where}{holmes}.")
 
+
+
+@click.command(short_help="Every legal choice for me now, ranked by my chance to win.")
+@click.argument("view_file", metavar="FILE", type=click.Path())
+@click.option("--rollouts", type=WholeNumber(1, MAX_ROLLOUTS), default=ROLLOUTS,
+              show_default=True,
+              help=f"Rollouts per choice (1 to {MAX_ROLLOUTS}; all choices together get at "
+                   f"most {TOTAL_ROLLOUTS}).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seed of the sampled hidden states: the same seed gives the same advice.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object only.")
+@reports_errors
+def advise(view_file: str, rollouts: int, seed: int, as_json: bool) -> None:
+    """Every legal choice for me in the current phase (each pick, each arrest with its
+    cards, each tail, each bonus card or board, each board use), ranked by my estimated
+    chance to win (solo: to beat Holmes).
+
+    FILE is a position (then I have seen only my hand of this cycle: the other hands
+    are drawn from every unseen card, and the advice says so), an observation
+    {"position": ..., "log": ...} as the engine writes it (every hand seen while passing
+    is kept), or "sample" / "sample-solo" (the shipped samples). Each choice is tried on
+    hidden states drawn from what FILE shows (never the real one), then every player
+    plays the greedy bot to the end of the game; the chance is the mean over the
+    rollouts, with its standard error. All choices together get at most the rollout cap,
+    so the advice comes in about 2 s.
+
+    JSON: {"seed", "rollouts", "seen": "log" or "hand", "best": {"action", "words",
+    "p_win", "stderr", "rollouts", "why"}, "actions": [{"action", "words", "p_win",
+    "stderr", "rollouts"}]}.
+
+    \b
+    Examples:
+      deduce irregulars advise sample
+      deduce irregulars advise observation.json --rollouts 64 --seed 3 --json
+    """
+    from deduce.models.irregulars.advice import advise as run
+    from deduce.models.irregulars.advice import load_view
+
+    view = load_view(view_file)
+    advice = run(view, rollouts, seed, progress=None if as_json else
+                 (lambda total: progress_bar(total, "rollouts")))
+    if as_json:
+        print_json(advice.to_json())
+        return
+    from deduce.cli.irregulars_advice_view import advice_view
+
+    out.print(f"Advice for {literal(view_file)}", soft_wrap=True, markup=False)
+    out.print(advice_view(advice))

@@ -35,6 +35,7 @@ def cli() -> None:
       deduce irregulars score sample       the score, my Inspector's objectives in words
       deduce irregulars hands sample       who holds which cards, by hand tracking
       deduce irregulars selfplay --mode solo --games 200   bots against Holmes (solo)
+      deduce irregulars advise sample      every choice now, ranked by my chance to win
       deduce irregulars table game.json --seed 7 --mode solo --me Ann   a live game, solo
     """
 
@@ -47,6 +48,7 @@ def _register() -> None:
     from deduce.cli.deductions_table import table as deductions_table
     from deduce.cli.demo import demo
     from deduce.cli.irregulars import irregulars
+    from deduce.cli.irregulars_play import advise as irregulars_advise
     from deduce.cli.irregulars_play import selfplay as irregulars_selfplay
     from deduce.cli.irregulars_hands import hands as irregulars_hands
     from deduce.cli.irregulars_table import table as irregulars_table
@@ -62,7 +64,8 @@ def _register() -> None:
     for command in (deductions_table, deductions_selfplay, deductions_advise):
         deductions.add_command(command)
     cli.add_command(deductions)
-    for command in (irregulars_selfplay, irregulars_hands, irregulars_table):
+    for command in (irregulars_selfplay, irregulars_advise, irregulars_hands,
+                    irregulars_table):
         irregulars.add_command(command)
     cli.add_command(irregulars)
 

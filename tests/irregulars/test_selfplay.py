@@ -19,7 +19,7 @@ def test_registered_with_the_one_runner():
     (6, ("random",) * 6, "multi", 1,
      "--players: Baker Street Irregulars is played by 2 to 5 players, not 6"),
     (3, ("random",) * 2, "multi", 1, "--bots: 2 bots given for 3 players: give one bot per seat"),
-    (2, ("random", "clever"), "multi", 1, "--bots: unknown bot 'clever' (one of random)"),
+    (2, ("random", "clever"), "multi", 1, "--bots: unknown bot 'clever' (one of random, greedy, search)"),
     (1, ("random", "random"), "solo", 1,
      "--bots: 2 bots given for solo: give the one bot that plays against Holmes"),
     (2, ("random",) * 2, "multi", 0, "--games: expected at least 1 game, not 0"),

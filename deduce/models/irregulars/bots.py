@@ -9,6 +9,11 @@ that needs it samples it from its own knowledge and rebuilds a state with
 Bots (``make_bot(name)``, names in ``BOTS``; a new bot is one more entry of ``MAKERS``):
 
 - ``random``: a uniformly random legal action.
+- ``greedy``: one-step scoring, no look-ahead (``greedy``'s docstring): draft toward the
+  most valuable Villain within reach, arrest whenever possible, tail the nearest.
+- ``search``: determinized rollouts (``search``'s docstring): each candidate action tried
+  on hidden states sampled from the observation (``knowledge.sample_hidden``), the game
+  played to its end by greedy for every seat, the best mean win taken.
 """
 
 from __future__ import annotations
@@ -33,8 +38,22 @@ class RandomBot:
 #: the one each observation names)
 MAKERS: dict[str, Callable[[CardSet | None], Any]] = {
     "random": lambda cards: RandomBot(),
+    "greedy": lambda cards: _greedy(cards),
+    "search": lambda cards: _search(cards),
 }
 BOTS = tuple(MAKERS)
+
+
+def _greedy(cards: CardSet | None):
+    from deduce.models.irregulars.greedy import GreedyBot
+
+    return GreedyBot(cards)
+
+
+def _search(cards: CardSet | None):
+    from deduce.models.irregulars.search import SearchBot
+
+    return SearchBot(cards)
 
 
 def make_bot(name: str, cards: CardSet | None = None):
