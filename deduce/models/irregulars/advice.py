@@ -59,8 +59,7 @@ SAMPLE_OBSERVATION = "sample-observation"
 
 def load_view(path: str) -> Observed:
     """A position file, an observation file ``{"position", "log"}``
-    (``knowledge.load_observation``), a live table's record (its observation now:
-    ``table.record_observation``), ``sample`` or ``sample-solo`` (the shipped sample
+    (``knowledge.load_observation``), ``sample`` or ``sample-solo`` (the shipped sample
     positions, no log) or ``sample-observation`` (the shipped sample observation: 3
     players, round 1, cycle 3, Ann to pick); errors name the file and the field."""
     from deduce.core.records import json_kind, read_json
@@ -72,11 +71,6 @@ def load_view(path: str) -> Observed:
             return Observed(load_position(path), None, str(path))
         if str(path) == SAMPLE_OBSERVATION:
             return Observed(*load_observation(SAMPLE))
-    from deduce.models.irregulars.table import record_observation
-
-    found = record_observation(path)
-    if found is not None:
-        return Observed(*found)
     data = read_json(path)
     if isinstance(data, dict) and "position" in data:
         return Observed(*load_observation(path))
