@@ -112,8 +112,9 @@ def advise(view_file: str, rollouts: int, seed: int, as_json: bool) -> None:
     cards, each tail, each bonus card or board, each board use), ranked by my estimated
     chance to win (solo: to beat Holmes).
 
-    FILE is a position (then I have seen only my hand of this cycle: the other hands
-    are drawn from every unseen card, and the advice says so), an observation
+    FILE is a live table's record (its observation now), a position (then I have seen
+    only my hand of this cycle: the other hands are drawn from every unseen card, and the
+    advice says so), an observation
     {"position": ..., "log": ...} as the engine writes it (every hand seen while passing
     is kept), or "sample" / "sample-solo" (the shipped samples). Each choice is tried on
     hidden states drawn from what FILE shows (never the real one), then every player
@@ -133,7 +134,11 @@ def advise(view_file: str, rollouts: int, seed: int, as_json: bool) -> None:
     from deduce.models.irregulars.advice import advise as run
     from deduce.models.irregulars.advice import load_view
 
-    view = load_view(view_file)
+    from deduce.models.irregulars.advice import Observed
+    from deduce.models.irregulars.table import record_observation
+
+    found = record_observation(view_file)  # a live table's record: its observation now
+    view = Observed(*found) if found is not None else load_view(view_file)
     advice = run(view, rollouts, seed, progress=None if as_json else
                  (lambda total: progress_bar(total, "rollouts")))
     if as_json:

@@ -48,7 +48,7 @@ def table(record_file: str, source, seed, mode, players, me, cards) -> None:
       tail VILLAIN | pass          take CARD | board NAME         resupply keep|back
       inspector NAME INSPECTOR     (another player's, shown at the end)
       what came: refill V  twist T  hand C, ...  middle C, ...  holmes C  track C  check C  ok
-      arrest [PLAYER]   hands   score   show   undo   help   quit
+      arrest [PLAYER]   hands   score   best   show   undo   help   quit
 
     An entry typed without what came (arrest V07) waits for it (refill V12). Solo, the
     table plays Holmes: you say his random pick and the cards the decks give him, it says
@@ -201,6 +201,13 @@ def print_hands(session, knowledge) -> None:
     out.print(hands_view(session.position(), knowledge))
 
 
+def print_best(advice) -> None:
+    """The advice (``deduce irregulars advise``'s view)."""
+    from deduce.cli.irregulars_advice_view import advice_view
+
+    out.print(advice_view(advice))
+
+
 def _loop(session, record_file: str, interactive: bool) -> int:
     """The shared table loop with the Baker Street Irregulars views."""
     from deduce.cli.table_loop import TableViews, run_table
@@ -213,7 +220,8 @@ def _loop(session, record_file: str, interactive: bool) -> int:
     views = {"show": lambda d: print_show(session, d),
              "score": lambda d: print_score(session, d),
              "arrest": lambda d: print_arrest(session, d),
-             "hands": lambda d: print_hands(session, d)}
+             "hands": lambda d: print_hands(session, d),
+             "best": print_best}
 
     def show(reply) -> bool:
         if reply.view is None:

@@ -205,3 +205,23 @@ def test_the_readme_session_runs_as_printed(tmp_path):
     assert made[:3] == ["deduce", "irregulars", "table"]
     assert through_pipes(made[1:], tmp_path, "").returncode == 0
     assert piped(["irregulars", "table", made[3]], tmp_path, typed) == output
+
+
+def test_best_is_the_advise_commands_view_of_the_record(tmp_path):
+    """``best`` at the table says what ``deduce irregulars advise RECORD`` says (same
+    rollouts and seed: the same ranking), and asks nothing of the record."""
+    made = ["irregulars", "table", "s.json", "--seed", "7", "--mode", "solo", "--me", "Ann"]
+    assert through_pipes(made, tmp_path, "").returncode == 0
+    before = (tmp_path / "s.json").read_text()
+    res = through_pipes(["irregulars", "table", "s.json"], tmp_path, "best\n")
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "s.json").read_text() == before
+    advice = json.loads(through_pipes(["irregulars", "advise", "s.json", "--json"], tmp_path,
+                                      "").stdout)
+    ranked = [a["action"]["card"] for a in advice["actions"]]
+    assert len(ranked) == 5  # the five cards of Ann's first hand
+    clean(res.stdout)
+    shown = res.stdout.split("Best:")[0]
+    positions = [shown.index(f"({card}:") for card in ranked]
+    assert positions == sorted(positions)  # the table lists them in the advice's order
+    assert f"{advice['best']['p_win']:.1%}" in shown

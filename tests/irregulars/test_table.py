@@ -156,7 +156,7 @@ def test_a_pick_or_an_entry_the_rules_refuse_is_refused_with_the_engines_reason(
         "the investigate phase",
         "unknown command 'bogus'; known: pick, pass, reveal, arrest, jump, watson, wiggins, "
         "tail, take, board, resupply, inspector, refill, twist, hand, middle, holmes, track, "
-        "check, ok, show, hands, score, undo, help, quit (type help)"]
+        "check, ok, show, hands, score, best, undo, help, quit (type help)"]
     assert entries(table) == []
 
 

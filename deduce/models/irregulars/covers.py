@@ -144,9 +144,15 @@ def squeezed(villain: int) -> list[int]:
     """
     table = _SQUEEZE.get(villain)
     if table is None:
-        bits = [b for b in range(9) if villain >> b & 1]
-        table = _SQUEEZE[villain] = [
-            sum(1 << i for i, b in enumerate(bits) if m >> b & 1) for m in range(1 << 9)]
+        # bit by bit: the masks below 1 << (b + 1) are those below 1 << b, then the same
+        # with bit b, which adds the next squeezed bit when the Villain shows icon b
+        table, nxt = [0], 1
+        for b in range(9):
+            add = 0
+            if villain >> b & 1:
+                add, nxt = nxt, nxt << 1
+            table += [t | add for t in table]
+        _SQUEEZE[villain] = table
     return table
 
 
@@ -159,21 +165,22 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
     groups' icons alone, squeezed (``_MEMO``, ``squeezed``), so the same groups in
     another hand, or the same pattern of another Villain of as many icons, cost
     nothing."""
-    reps: dict[int, int] = {}  # ``representatives``, inlined: the engine's hot spot
+    # ``representatives`` inlined (the engine's hot spot), grouped by the squeezed icons
+    # (the squeeze keeps the order: the groups sort as their icon masks would)
+    table = _SQUEEZE.get(villain) or squeezed(villain)
+    reps: dict[int, int] = {}
     shown = 0
     for i, m in enumerate(masks):
-        useful = m & villain
-        if useful:
-            shown |= useful
-            j = reps.get(useful)
+        g = table[m]
+        if g:
+            shown |= g
+            j = reps.get(g)
             if j is None or POP[m] < POP[masks[j]]:
-                reps[useful] = i
-    if POP[shown] < POP[villain] - allowed:
-        return None
-    groups = sorted(reps)
-    table = _SQUEEZE.get(villain) or squeezed(villain)
-    small = tuple([table[g] for g in groups])
+                reps[g] = i
     count = POP[villain]
+    if POP[shown] < count - allowed:
+        return None
+    small = tuple(sorted(reps))
     key = (small, count, allowed, cap)
     found = _MEMO.get(key, _MEMO)
     if found is _MEMO:
@@ -182,7 +189,8 @@ def arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int
         found = _MEMO[key] = min_covers(small, (1 << count) - 1, allowed, cap)
     if found is None:  # pragma: no cover - the groups show every icon the cards show
         return None
-    return found[0], [tuple(sorted(reps[groups[i]] for i in cover)) for cover in found[1]]
+    get = [reps[g] for g in small].__getitem__
+    return found[0], [tuple(sorted(map(get, cover))) for cover in found[1]]
 
 
 def naive_arrest_covers(masks: Sequence[int], villain: int, allowed: int, cap: int

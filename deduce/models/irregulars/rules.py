@@ -102,7 +102,7 @@ from typing import Any, Sequence, Union
 
 from deduce.core.errors import InputError
 from deduce.core.records import json_kind
-from deduce.models.irregulars.arrest import allowance, arrest, best_arrest, covers
+from deduce.models.irregulars.arrest import allowance, arrests, best_arrest, covers
 from deduce.models.irregulars.cards import (
     BONUS_IN_ARRESTING_ORDER,
     DECKS,
@@ -320,7 +320,11 @@ def _ids(cards: CardSet) -> dict:
             "inspectors": [i.id for i in cards.inspectors],
             "mask": {c.id: c.mask for c in cards.evidence},
             "cost": {c.id: c.cost for c in cards.evidence},
-            "vmask": {v.id: v.mask for v in cards.villains}})
+            "vmask": {v.id: v.mask for v in cards.villains},
+            "top_cost": max((c.cost for c in cards.evidence), default=0)})
+        for c in cards.evidence:  # every Pick made once: the listing only looks them up
+            if c.id not in _PICKS:
+                _PICKS[c.id] = Pick(c.id)
     return found[1]
 
 
@@ -470,6 +474,7 @@ class State:
         self._vil = cards.villain_by_id
         ids = _ids(cards)
         self._mask, self._cost, self._vmask = ids["mask"], ids["cost"], ids["vmask"]
+        self._top_cost = ids["top_cost"]
         self.names = tuple(names)
         self.n = n
         self.mode = mode
@@ -678,9 +683,10 @@ class State:
         ``Watson``, the ``Wiggins`` moves; tail: a ``Tail`` per visible Villain, then
         ``NoTail``; bonus: a ``TakeCard`` per middle card, then the boards in the middle;
         a solo resupply: keep the tail, take it back."""
-        if self._legal is None:
-            self._legal = self._list_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[:]
 
     def _list_legal(self) -> list:
         p = self.turn
@@ -692,7 +698,10 @@ class State:
         if phase in (ARREST, FINAL):
             return self._arrest_choices(p)
         if phase == TAIL:
-            return [*(_made(_TAILS, v, Tail) for v in self.row), NO_TAIL]
+            made = _TAILS.get
+            out = [made(v) or _made(_TAILS, v, Tail) for v in self.row]
+            out.append(NO_TAIL)
+            return out
         if phase == BONUS:
             return self._bonus_choices()
         if phase == RESET:
@@ -700,9 +709,12 @@ class State:
         return []
 
     def _picks(self, p: int) -> list:
-        cost, money, made = self._cost, self.available[p], _PICKS.get
-        picks = [made(c) or _made(_PICKS, c, Pick) for c in self.hands[p]
-                 if cost[c] <= money]
+        money, hand = self.available[p], self.hands[p]
+        if money >= self._top_cost:  # every card affordable
+            picks = list(map(_PICKS.__getitem__, hand))
+        else:
+            cost = self._cost
+            picks = [_PICKS[c] for c in hand if cost[c] <= money]
         return picks or [PASS_HAND]
 
     def _unused(self, p: int) -> list[str]:
@@ -711,28 +723,47 @@ class State:
 
     def _arrest_choices(self, p: int) -> list:
         """The arrest turn's actions (``[NoArrest]`` alone: nothing to decide). A Villain
-        is tried only when the icons no card shows fit in the allowance."""
+        is tried only when the icons no unused card shows fit in the allowance (most
+        turns stop at that test: the unused cards' list is made only past it)."""
         used = self.used[p]
-        unused = [c for c in self.owned[p] if c not in used] if used else self.owned[p]
-        of, vmask = self._mask, self._vmask
-        masks = [of[c] for c in unused]
-        shown = 0
-        for m in masks:
-            shown |= m
+        owned = self.owned[p]
+        of = self._mask
+        shown = 0  # the icons the unused cards show: most turns stop there
+        if used:
+            for c in owned:
+                if c not in used:
+                    shown |= of[c]
+        else:
+            for c in owned:
+                shown |= of[c]
         boards = self.boards[p]
         board = HOLMES_BOARD in boards
+        most = 2 if board else 1  # the most icons any arrest may leave out
         tail = self.tailing[p]
+        vmask = self._vmask
+        hidden = ~shown
         out: list = []
+        unused = masks = None
         for v in self.row:
             mask = vmask[v]
-            gaps = POP[mask] - POP[mask & shown]
+            gaps = POP[mask & hidden]  # the Villain's icons no card shows
+            if gaps > most:
+                continue
             allowed = 1 if tail == v else 0
+            if gaps > allowed and not board:
+                continue
+            if masks is None:
+                unused = [c for c in owned if c not in used] if used else owned
+                masks = [of[c] for c in unused]
             if gaps <= allowed:
                 for cover in arrest_covers(masks, mask, allowed, ARREST_CHOICES)[1]:
-                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), False))
+                    cards = tuple(map(unused.__getitem__, cover))
+                    out.append(_ARRESTS.get((v, cards, False))
+                               or _arrest_action(v, cards, False))
             if board and gaps <= allowed + 1:
                 for cover in arrest_covers(masks, mask, allowed + 1, ARREST_CHOICES)[1]:
-                    out.append(_arrest_action(v, tuple([unused[i] for i in cover]), True))
+                    cards = tuple(map(unused.__getitem__, cover))
+                    out.append(_ARRESTS.get((v, cards, True)) or _arrest_action(v, cards, True))
         out.append(NO_ARREST)
         if boards and not self.solo:
             first = self.order[0] == p
@@ -745,7 +776,8 @@ class State:
         return out
 
     def _bonus_choices(self) -> list:
-        out: list = [_made(_TAKES, c, TakeCard) for c in dict.fromkeys(self.middle)]
+        made = _TAKES.get
+        out: list = [made(c) or _made(_TAKES, c, TakeCard) for c in dict.fromkeys(self.middle)]
         if self.round < ROUNDS:
             held = {b for bs in self.boards for b in bs}
             out.extend(_BOARD_TAKES[b] for b in BOARDS if b not in held)
@@ -761,7 +793,6 @@ class State:
         if do is None:
             raise InputError(f"not an action: {type(action).__name__}", field="action")
         do(self, action)
-        self._legal = None
         self._advance()
 
     def _refuse(self, action: Action, why: str) -> InputError:
@@ -776,16 +807,23 @@ class State:
                                        f" phase, this is the {PUBLIC_PHASE[self.phase]} phase")
 
     def _do_pick(self, action: Pick) -> None:
-        self._need(action, (INVESTIGATE,), "a pick")
+        if self.phase != INVESTIGATE:
+            self._need(action, (INVESTIGATE,), "a pick")
         p = self.turn
-        if action.card not in self.hands[p]:
-            raise self._refuse(action, f"{action.card!r} is not in the hand")
-        cost = self._ev[action.card].cost
+        card = action.card
+        hand = self.hands[p]
+        if card not in hand:
+            raise self._refuse(action, f"{card!r} is not in the hand")
+        cost = self._cost[card]
         if cost > self.available[p]:
             raise self._refuse(action, f"it costs {cost} tokens, {self.available[p]} "
                                        "available")
-        self.hands[p].remove(action.card)
-        self._picked(p, action.card)
+        hand.remove(card)
+        self.picked[p] = card
+        if self.solo:
+            self._solo_cycle()
+        elif len(self.picked) == self.n:
+            self._reveal()
 
     def _do_pass(self, action: PassHand) -> None:
         self._need(action, (INVESTIGATE,), "passing the hand")
@@ -811,6 +849,17 @@ class State:
         self._swap()
 
     def _do_arrest(self, action: Arrest) -> None:
+        """An arrest; one of the listed actions, the very object (listed for this turn:
+        the list is dropped at every move), is legal and skips the checks."""
+        legal = self._legal
+        if legal is not None:  # one of the listed actions (the very object) is legal
+            for listed in legal:
+                if listed is action:
+                    p = self.turn
+                    if action.holmes:
+                        self.boards[p].remove(HOLMES_BOARD)
+                    self._arrest(p, action.villain, action.cards)
+                    return
         self._need(action, (ARREST, FINAL), "an arrest")
         p = self.turn
         if action.villain not in self.row:
@@ -940,15 +989,18 @@ class State:
                 if self.solo:
                     self.turn = 0
                     return
+                picked = self.picked
                 for s in range(self.n):
-                    if s not in self.picked:
+                    if s not in picked:
                         self.turn = s
                         return
                 self._reveal()  # pragma: no cover - the last pick reveals
-            elif phase in (ARREST, FINAL):
+            elif phase == ARREST or phase == FINAL:
                 acted = self.acted
-                p = next((s for s in self.order if s not in acted), None)
-                if p is None:
+                for p in self.order:
+                    if p not in acted:
+                        break
+                else:
                     self._end_arrest()
                     continue
                 if self.solo and p == HOLMES_SEAT:
@@ -958,18 +1010,20 @@ class State:
                 if len(choices) > 1:
                     self.turn, self._legal = p, choices
                     return
-                self.acted.append(p)
+                acted.append(p)
             elif phase == TAIL:
                 acted = self.acted
-                p = next((s for s in self.order if s not in acted), None)
-                if p is None:
+                for p in self.order:
+                    if p not in acted:
+                        break
+                else:
                     self._end_tail()
                     continue
                 if self.tailing[p] is None and self.available[p] > 0 and self.row and \
                         not (self.solo and p == HOLMES_SEAT):
                     self.turn = p
                     return
-                self.acted.append(p)
+                acted.append(p)
             elif phase == BONUS:
                 p = self._next(self.bonus_order)
                 if p is None:
@@ -1048,7 +1102,7 @@ class State:
         _shuffle(self._random(), drawn)
         self.hands = [sorted(drawn[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(self.n)]
         self.deal = number
-        self.packets = [tuple(tuple(h) for h in self.hands)]
+        self.packets = [tuple(map(tuple, self.hands))]
         self.revealed = []
         self.middle, self.middle_put = [], ()
         self.picked = {}
@@ -1056,22 +1110,20 @@ class State:
 
     def _reveal(self) -> None:
         """Every pick revealed and paid; the hands pass (the 4th cycle: to the middle)."""
-        picks = tuple(self.picked.get(s) for s in range(self.n))
-        costs = self._cost
+        picks = tuple(map(self.picked.get, range(self.n)))
+        costs, available, spent, owned = self._cost, self.available, self.spent, self.owned
         for s, c in enumerate(picks):
             if c is not None:
                 cost = costs[c]
-                self.available[s] -= cost
-                self.spent[s] += cost
-                self.owned[s].append(c)
+                available[s] -= cost
+                spent[s] += cost
+                owned[s].append(c)
         self.revealed.append(picks)
         self.picked = {}
         if self.cycle < CYCLES:
-            step = 1 if self.direction == "left" else -1
-            hands: list[list[str]] = [[] for _ in range(self.n)]
-            for s in range(self.n):
-                hands[(s + step) % self.n] = self.hands[s]
-            self.hands = hands
+            old = self.hands  # left: seat s's hand goes to s + 1; right: to s - 1
+            self.hands = hands = (old[-1:] + old[:-1] if self.direction == "left"
+                                  else old[1:] + old[:1])
             self.packets.append(tuple(map(tuple, hands)))
         else:
             self.middle_put = tuple(tuple(h) for h in self.hands)
@@ -1176,7 +1228,9 @@ class State:
         """Holmes's arrest (solo): as if tailing every Villain, the most points, ties by
         the fewest cards, then the row order, with a smallest set of his unused cards."""
         unused = [self._ev[c] for c in self._unused(HOLMES_SEAT)]
-        best = best_arrest([arrest(unused, self._vil[v], True, False) for v in self.row])
+        # ``arrest(unused, villain, True, False)`` for each Villain, the row in one go
+        best = best_arrest(arrests(unused, [self._vil[v] for v in self.row], None, False,
+                                   tail_all=True))
         if best is None:
             self.acted.append(HOLMES_SEAT)
             return
@@ -1328,6 +1382,24 @@ def _setup(rng: random.Random, state: State, cards: CardSet) -> None:
     state.villain_deck = villains
 
 
+#: the names ``check_players`` has let pass, by (names, mode); emptied when full
+_CHECKED: dict[tuple, tuple[str, ...]] = {}
+
+
+def _checked(names: list, mode: str, where: str) -> tuple[str, ...]:
+    """``check_players(names, mode, where)``, remembered for names all strings (the check
+    depends on the names and the mode alone; a refusal is never remembered)."""
+    key = (tuple(names), mode) if all(type(n) is str for n in names) else None
+    found = _CHECKED.get(key) if key is not None else None
+    if found is None:
+        found = check_players(names, mode, where)
+        if key is not None:
+            if len(_CHECKED) >= 64:
+                _CHECKED.clear()
+            _CHECKED[key] = found
+    return found
+
+
 def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
              names: Sequence[str] | None = None) -> State:
     """A new multiplayer game: with ``random.Random(seed)`` the 5 decks, the Villains (5
@@ -1338,8 +1410,8 @@ def new_game(seed: int, players: int = 3, cards: CardSet | None = None,
             not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InputError(f"the game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
                          f"{players!r}", field="players")
-    names = list(DEFAULT_NAMES[:players] if names is None else names)
-    names = list(check_players(names, MULTI, "names"))
+    names = list(_checked(list(DEFAULT_NAMES[:players] if names is None else names), MULTI,
+                          "names"))
     if len(names) != players:
         raise InputError(f"{len(names)} names for {players} players", field="names")
     cards = shipped_cards() if cards is None else cards
@@ -1363,7 +1435,7 @@ def new_solo(seed: int, cards: CardSet | None = None, name: str = "Ann") -> Stat
     """A new solo game against Holmes: with ``random.Random(seed)`` the decks and the
     Villains shuffled, the player's Inspector drawn; its next 64 bits seed the chance
     (the deals, Holmes's picks)."""
-    names = list(check_players([name, HOLMES], SOLO, "name"))
+    names = list(_checked([name, HOLMES], SOLO, "name"))
     cards = shipped_cards() if cards is None else cards
     rng = random.Random(seed)
     state = State(cards, names, SOLO, 0, cards.source)

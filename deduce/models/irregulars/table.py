@@ -99,7 +99,7 @@ KEYWORDS = {MULTI: ("refill", "twist", "hand", "middle", "with", "ignore"),
             SOLO: ("refill", "hand", "holmes", "track", "check", "ok", "with")}
 ENTRIES = ("pick", "pass", "reveal", "arrest", "jump", "watson", "wiggins", "tail", "take",
            "board", "resupply", "inspector")
-VIEWS = ("show", "hands", "score")
+VIEWS = ("show", "hands", "score", "best")
 COMMANDS = ENTRIES + PARTS + VIEWS + ("undo", "help", "quit")
 ALIASES = {"exit": "quit", "skip": "pass", "none": "pass", "confirm": "ok"}
 
@@ -120,7 +120,8 @@ inspector NAME INSPECTOR         another player's Inspector, shown at the end
 What came, on the entry's line or after it when it waits:
   refill VILLAIN | twist PLOT-TWIST | hand CARD, ... | middle CARD, ...
   solo: holmes CARD (his pick) | track CARD | check CARD (deck III) | ok
-arrest [PLAYER] | hands | score | show   views (arrest: me by default)
+arrest [PLAYER] | hands | score | best | show
+                                 views (arrest: me by default; best: the advice)
 undo                             take back the last entry (or the one waiting)
 help | quit                      this text | leave (everything is saved)"""
 
@@ -773,6 +774,8 @@ class TableSession(LockedSession):
             return Reply("info", view="score", data=score_json(pos))
         if word == "hands":
             return Reply("info", view="hands", data=self.hands())
+        if word == "best":
+            return Reply("info", view="best", data=self.best())
         from deduce.models.irregulars.arrest import answer_json, position_arrests
 
         who = pos.me if not args else resolve(" ".join(args), pos.players, "player",
@@ -781,6 +784,14 @@ class TableSession(LockedSession):
         return Reply("info", view="arrest",
                      data={"player": who, "options": options,
                            "best": answer_json(who, options)["best"]})
+
+    def best(self):
+        """The advice now (``advice.advise`` of my observation, seed 0, the default
+        rollouts: what ``deduce irregulars advise RECORD`` says); ``InputError`` when it
+        is not my decision."""
+        from deduce.models.irregulars.advice import Observed, advise
+
+        return advise(Observed(self.position(), self.log(), str(self.path)))
 
     def hands(self):
         """My hand tracking now (``knowledge.read`` of my observation)."""
