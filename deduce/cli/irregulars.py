@@ -31,14 +31,15 @@ json_option = click.option("--json", "as_json", is_flag=True,
 @click.group()
 def irregulars() -> None:
     """Baker Street Irregulars: which Villains you can arrest and with which Evidence, the
-    best arrests for the rest of the game, solo Holmes's arrest and the score, from a
-    table position (JSON).
+    best arrests for the rest of the game, solo Holmes's arrest, the score, who holds which
+    cards, what to do now, a live table, and bots that play the game.
 
     POSITION is the spec's position file (one player's view: "me"); its "cards" field
     names the card set ("shipped", or a TOML file of your own, relative to the position's
     folder). The word "sample" (when no file has that name) is the shipped sample: a
     3-player game in round 2, Ann to arrest, tailing V07 and holding the Holmes board;
-    "sample-solo" is a solo game against Holmes in its 7th cycle.
+    "sample-solo" is a solo game against Holmes in its 7th cycle. A live table's record
+    (deduce irregulars table) may stand for POSITION too: its position now.
 
     \b
     Examples:
@@ -47,9 +48,14 @@ def irregulars() -> None:
       deduce irregulars arrest sample                what Ann can arrest now, and with what
       deduce irregulars arrest sample --player cat --json
       deduce irregulars arrest sample --plan         the best arrests for the rest of the game
-      deduce irregulars holmes sample-solo            solo: the Villain Holmes arrests
-      deduce irregulars selfplay --mode solo --bots greedy --games 200
+      deduce irregulars holmes sample-solo           solo: the Villain Holmes arrests
       deduce irregulars score sample                 the score, my objectives in words
+      deduce irregulars hands sample-observation     who holds which cards now
+      deduce irregulars advise sample                every choice now, by my chance to win
+      deduce irregulars table game.json --seed 7 --players Ann,Ben,Cat --me Ann
+                                                     a dealt game, entered live
+      deduce irregulars selfplay --bots search,greedy,greedy,greedy --games 100
+      deduce irregulars selfplay --mode solo --bots greedy --games 200
     """
 
 

@@ -601,13 +601,13 @@ def load_observation(path: str | Path) -> tuple[Position, RoundLog, str]:
     """Read an observation file ``{"position": {...}, "log": {...}}`` (what the engine's
     ``State.observation`` writes): the position checked by ``parse_position`` (its errors
     name ``FILE: position: field ...``), the log by ``parse_log`` (``FILE: field
-    'log....'``). ``sample``, when no file has that name, is the shipped sample (3 players,
-    round 1, cycle 3). Returns the position, the log and the name to use in messages."""
+    'log....'``). ``sample`` or ``sample-observation``, when no file has that name, is
+    the shipped sample (3 players, round 1, cycle 3). Returns the position, the log and the name to use in messages."""
     from deduce.core.records import check_fields, json_kind, read_json
     from deduce.models.irregulars.log import parse_log
     from deduce.models.irregulars.position import SAMPLE, parse_position
 
-    if str(path) == SAMPLE and not Path(path).exists():
+    if str(path) in (SAMPLE, "sample-observation") and not Path(path).exists():
         from deduce.puzzles import puzzle_path
 
         path = puzzle_path("irregulars", SAMPLE_OBSERVATION)
