@@ -43,9 +43,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deduce.core import cardsets
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
-from deduce.core.records import check_fields, json_kind, parse_toml_text, read_text
+from deduce.core.records import check_fields, json_kind, parse_toml_text
 
 SUITS = ("Statements", "Prints & Tracks", "Writings", "Artifacts", "Knowledge")
 ALLIES = ("Sherlock Holmes", "Inspector Lestrade", "Dr. John Watson", "Mycroft Holmes",
@@ -81,7 +82,7 @@ MILESTONES = ("diversity", "completion")
 MILESTONE_SIZE = 5
 MILESTONE_BONUS = 3
 
-SHIPPED = "shipped"
+SHIPPED = cardsets.SHIPPED
 CARD_KEYS = ("id", "name", "case", "category", "kind", "points", "cost")
 
 
@@ -191,27 +192,19 @@ class CardSet:
 
 # ----------------------------------------------------------------------------- loading
 def shipped_path() -> Path:
-    from deduce.puzzles import puzzle_path
-
-    return puzzle_path("deductions", "shipped.toml")
+    return cardsets.shipped_path("deductions")
 
 
 @functools.lru_cache(maxsize=1)
 def shipped_cards() -> CardSet:
     """The shipped set (read once)."""
-    path = shipped_path()
-    return parse_cards(read_text(path), str(path), source=SHIPPED)
+    return cardsets.read_shipped("deductions", parse_cards)
 
 
 def load_cards(arg: str | Path | None = None, base: str | Path | None = None) -> CardSet:
     """The set ``arg`` names: ``shipped`` (or None) for the shipped set, else a TOML file
     (relative to the folder ``base`` when given)."""
-    if arg is None or str(arg) == SHIPPED:
-        return shipped_cards()
-    path = Path(arg)
-    if base is not None and not path.is_absolute():
-        path = Path(base) / path
-    return parse_cards(read_text(path), str(path), source=str(arg))
+    return cardsets.read_card_set(arg, base, shipped_cards, parse_cards)
 
 
 def parse_cards(text: str, where: str = "<cards>", source: str | None = None) -> CardSet:

@@ -68,9 +68,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deduce.core import cardsets
 from deduce.core.errors import InputError
 from deduce.core.names import normalise, resolve
-from deduce.core.records import check_fields, json_kind, parse_toml_text, read_text
+from deduce.core.records import check_fields, json_kind, parse_toml_text
 
 # ----------------------------------------------------------------------------- facts
 ICONS = ("heart", "skull", "coins", "scroll", "disguise", "song", "gang", "print", "blood")
@@ -123,7 +124,7 @@ EFFECTS = {
 NO_BSI_BONUS, NO_TAILING, BONUS_IN_ARRESTING_ORDER, FEWEST_POINTS_TO_TOP, \
     MOST_POINTS_TO_BOTTOM, REVERSE_PASSING = EFFECTS
 
-SHIPPED = "shipped"
+SHIPPED = cardsets.SHIPPED
 EVIDENCE_KEYS = ("id", "name", "deck", "type", "colour", "cost", "story", "icons")
 VILLAIN_KEYS = ("id", "name", "icons", "points")
 INSPECTOR_KEYS = ("id", "name", "objectives")
@@ -301,27 +302,19 @@ class CardSet:
 
 # ----------------------------------------------------------------------------- loading
 def shipped_path() -> Path:
-    from deduce.puzzles import puzzle_path
-
-    return puzzle_path("irregulars", "shipped.toml")
+    return cardsets.shipped_path("irregulars")
 
 
 @functools.lru_cache(maxsize=1)
 def shipped_cards() -> CardSet:
     """The shipped set (read once)."""
-    path = shipped_path()
-    return parse_cards(read_text(path), str(path), source=SHIPPED)
+    return cardsets.read_shipped("irregulars", parse_cards)
 
 
 def load_cards(arg: str | Path | None = None, base: str | Path | None = None) -> CardSet:
     """The set ``arg`` names: ``shipped`` (or None) for the shipped set, else a TOML file
     (relative to the folder ``base`` when given)."""
-    if arg is None or str(arg) == SHIPPED:
-        return shipped_cards()
-    path = Path(arg)
-    if base is not None and not path.is_absolute():
-        path = Path(base) / path
-    return parse_cards(read_text(path), str(path), source=str(arg))
+    return cardsets.read_card_set(arg, base, shipped_cards, parse_cards)
 
 
 def parse_cards(text: str, where: str = "<cards>", source: str | None = None) -> CardSet:
