@@ -439,9 +439,7 @@ class TableSession(LockedSession):
         word, args = parsed
         try:
             return self._do(word, args)
-        except ContradictionError as exc:
-            return Reply("refused", str(exc), code=2)
-        except InputError as exc:
+        except (ContradictionError, InputError) as exc:  # a refused entry: the session goes on
             return Reply("refused", str(exc), code=2)
 
     def _do(self, word: str, args: list[str]) -> Reply:
