@@ -235,10 +235,9 @@ def load_position(path: str | Path) -> Position:
     """Read and check the position file ``path`` (its ``cards`` path is relative to its
     folder). ``sample`` (``SAMPLE``), when no file has that name, is the shipped sample
     position (a mid-game 3-player position of the shipped set)."""
-    if str(path) == SAMPLE and not Path(path).exists():
-        from deduce.puzzles import puzzle_path
+    from deduce.puzzles import named_sample
 
-        path = puzzle_path("deductions", "sample-position.json")
+    path = named_sample(path, "deductions", {SAMPLE: "sample-position.json"})
     return parse_position(read_json(path), str(path), base=Path(path).parent)
 
 

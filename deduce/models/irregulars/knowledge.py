@@ -607,10 +607,10 @@ def load_observation(path: str | Path) -> tuple[Position, RoundLog, str]:
     from deduce.models.irregulars.log import parse_log
     from deduce.models.irregulars.position import SAMPLE, parse_position
 
-    if str(path) in (SAMPLE, "sample-observation") and not Path(path).exists():
-        from deduce.puzzles import puzzle_path
+    from deduce.puzzles import named_sample
 
-        path = puzzle_path("irregulars", SAMPLE_OBSERVATION)
+    path = named_sample(path, "irregulars", {SAMPLE: SAMPLE_OBSERVATION,
+                                             "sample-observation": SAMPLE_OBSERVATION})
     where = str(path)
     data = read_json(path)
     r = FieldReader(where)

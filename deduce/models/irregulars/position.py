@@ -158,10 +158,9 @@ def load_position(path: str | Path) -> Position:
     """Read and check the position file ``path`` (its ``cards`` path is relative to its
     folder). ``sample`` and ``sample-solo`` (``SAMPLES``), when no file has that name, are
     the shipped samples: a mid-game 3-player position and a solo one (cycle 7, arrest)."""
-    if str(path) in SAMPLES and not Path(path).exists():
-        from deduce.puzzles import puzzle_path
+    from deduce.puzzles import named_sample
 
-        path = puzzle_path("irregulars", SAMPLES[str(path)])
+    path = named_sample(path, "irregulars", SAMPLES)
     return parse_position(read_json(path), str(path), base=Path(path).parent)
 
 
