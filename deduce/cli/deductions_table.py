@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from deduce.cli.common import SEED, esc, literal, out, reports_errors, styled
+from deduce.cli.common import SEED, literal, out, reports_errors
 
 
 @click.command()
@@ -190,23 +190,12 @@ def print_best(advice, top: int = 5) -> None:
 
 def _loop(session, record_file: str, interactive: bool) -> int:
     """The shared table loop with the Deductions views."""
-    from deduce.cli.table_loop import TableViews, run_table
-
-    def intro() -> None:
-        out.print(styled(f"[bold]{esc(record_file)}[/]: {len(session.record.entries)} "
-                         "entries. Type help for commands."))
-        print_compact(session)
+    from deduce.cli.table_loop import run_view_table
 
     views = {"show": lambda d: print_show(d, session),
              "patterns": lambda d: print_patterns(session, d),
              "pay": lambda d: print_pay(session, d),
              "odds": lambda d: print_odds(session, d), "best": print_best}
 
-    def show(reply) -> bool:
-        if reply.view is None:
-            return False
-        views[reply.view](reply.data)
-        return True
-
-    return run_table(session, TableViews(intro, session.prompt, show,
-                                         lambda reply: print_compact(session)), interactive)
+    return run_view_table(session, record_file, views, lambda: print_compact(session),
+                          interactive)

@@ -13,7 +13,7 @@ import sys
 import click
 from rich.table import Table
 
-from deduce.cli.common import SEED, esc, literal, out, reports_errors, styled
+from deduce.cli.common import SEED, literal, out, reports_errors
 
 
 @click.command()
@@ -210,12 +210,7 @@ def print_best(advice) -> None:
 
 def _loop(session, record_file: str, interactive: bool) -> int:
     """The shared table loop with the Baker Street Irregulars views."""
-    from deduce.cli.table_loop import TableViews, run_table
-
-    def intro() -> None:
-        out.print(styled(f"[bold]{esc(record_file)}[/]: {len(session.record.entries)} "
-                         "entries. Type help for commands."))
-        print_compact(session)
+    from deduce.cli.table_loop import run_view_table
 
     views = {"show": lambda d: print_show(session, d),
              "score": lambda d: print_score(session, d),
@@ -223,11 +218,5 @@ def _loop(session, record_file: str, interactive: bool) -> int:
              "hands": lambda d: print_hands(session, d),
              "best": print_best}
 
-    def show(reply) -> bool:
-        if reply.view is None:
-            return False
-        views[reply.view](reply.data)
-        return True
-
-    return run_table(session, TableViews(intro, session.prompt, show,
-                                         lambda reply: print_compact(session)), interactive)
+    return run_view_table(session, record_file, views, lambda: print_compact(session),
+                          interactive)

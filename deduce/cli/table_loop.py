@@ -83,6 +83,27 @@ def run_table(session, views: TableViews, interactive: bool) -> int:
     return first_code
 
 
+def run_view_table(session, record_file: str, views: dict[str, Callable[[Any], None]],
+                   compact: Callable[[], None], interactive: bool) -> int:
+    """``run_table`` for a session whose replies name their view in ``reply.view`` with its
+    ``reply.data`` (``core.table_session.Reply``): ``views[view](data)`` prints it,
+    ``compact()`` the compact view (after the intro line and each accepted entry)."""
+
+    def intro() -> None:
+        out.print(styled(f"[bold]{esc(record_file)}[/]: {len(session.record.entries)} "
+                         "entries. Type help for commands."))
+        compact()
+
+    def show(reply) -> bool:
+        if reply.view is None:
+            return False
+        views[reply.view](reply.data)
+        return True
+
+    return run_table(session, TableViews(intro, session.prompt, show, lambda reply: compact()),
+                     interactive)
+
+
 def note_ignored_setup(record_file: str, given: list[str], where: str) -> None:
     """Say on stderr that setup options (``given``, e.g. ``["--case"]``) were ignored
     because ``record_file`` exists: the session goes on from ``where``."""

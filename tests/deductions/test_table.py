@@ -526,9 +526,9 @@ def test_a_card_set_of_ones_own_is_kept_relative_to_the_record(tmp_path):
 
 
 def test_entries_past_the_cap_are_refused(table, monkeypatch):
-    from deduce.models.deductions import table as T
+    from deduce.core import table_session
 
-    monkeypatch.setattr(T, "MAX_ENTRIES", 1)
+    monkeypatch.setattr(table_session, "MAX_ENTRIES", 1)
     table.handle("draw writings")
     reply = table.handle("take a1 refill knowledge")
     assert (reply.kind, reply.message) == ("refused", "the record holds the cap of 1 entries")

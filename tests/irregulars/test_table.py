@@ -254,7 +254,7 @@ def test_the_record_reads_back_and_a_bad_record_names_the_field(tails, tmp_path)
 
 
 def test_the_cap_and_the_lock(table, monkeypatch):
-    from deduce.models.irregulars import table as T
+    from deduce.core import table_session as T
 
     with pytest.raises(InputError, match="the record is in use by another deduce session|"
                                          "already open in this session"):

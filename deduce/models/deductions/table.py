@@ -53,19 +53,17 @@ from pathlib import Path
 from typing import Any, Callable
 
 from deduce.core.errors import InputError
-from deduce.core.games import refuse_other_game
-from deduce.core.limits import MAX_DIGITS
-from deduce.core.lines import command_line
 from deduce.core.names import resolve
 from deduce.core.numbers import whole_number
-from deduce.core.records import (
-    LockedSession,
-    RecordLock,
-    check_fields,
-    check_record_path,
-    json_kind,
-    read_json,
-    write_json_atomic,
+from deduce.core.records import RecordLock, json_kind, write_json_atomic
+from deduce.core.table_session import (
+    EntryTableSession,
+    Reply,
+    read_record_object,
+    rebase_cards,
+    record_entries,
+    record_seed,
+    relative_path,
 )
 from deduce.models.deductions.cards import (
     LESTRADE,
@@ -98,8 +96,6 @@ from deduce.models.deductions.position import (
 )
 
 #: the most entries a record holds (a real game has a few hundred)
-MAX_ENTRIES = 5_000
-RECORD_KEYS = ("game", "setup", "seed", "entries")
 ENTRY_KEYS = ("action", "outcome")
 OUTCOME_KEYS = ("draws", "pick", "reveals")
 #: words that end a name in an entry (``solve The Hound reveal x``)
@@ -134,20 +130,6 @@ def _rules():
     from deduce.models.deductions import rules
 
     return rules
-
-
-# ----------------------------------------------------------------------------- replies
-@dataclass
-class Reply:
-    """What a line did: ``kind`` accepted, refused, info or quit; ``view`` the view asked
-    for (patterns, pay, best, odds, show) with its ``data``; ``code`` a refusal's exit
-    code."""
-
-    kind: str
-    message: str = ""
-    view: str | None = None
-    data: Any = None
-    code: int = 0
 
 
 # ----------------------------------------------------------------------------- the record
@@ -218,36 +200,11 @@ def load_record(path: str | Path) -> Record:
     """Read and check a table record (its entries are replayed by ``Record.replay``);
     ``InputError`` naming the file and the field otherwise."""
     where = str(path)
-    data = read_json(path)
-    refuse_other_game(data, GAME, where)
-    if not isinstance(data, dict):
-        raise InputError(f"a table record is a JSON object, got {json_kind(data)}", where=where)
-    if "setup" not in data and "display" in data:
-        raise InputError("this is a Deductions position, not a table record: start a table "
-                         "from it with --from POSITION", where=where)
-    check_fields(data, RECORD_KEYS,
-                 fail=lambda message, key: InputError(message, where=f"{where}: field {key!r}"))
+    data = read_record_object(path, GAME, "display", "Deductions")
     setup = parse_position(data["setup"], f"{where}: setup", base=Path(path).parent)
-    return Record(setup, _seed(data["seed"], where), _entries(data["entries"], where), where)
-
-
-def _seed(value: Any, where: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10 ** MAX_DIGITS:
-        raise InputError(f"expected null or a whole number from 0 to {MAX_DIGITS} digits, got "
-                         f"{json_kind(value)}", where=f"{where}: field 'seed'")
-    return value
-
-
-def _entries(value: Any, where: str) -> list[Entry]:
-    if not isinstance(value, list):
-        raise InputError(f"expected a list of entries, got {json_kind(value)}",
-                         where=f"{where}: field 'entries'")
-    if len(value) > MAX_ENTRIES:
-        raise InputError(f"{len(value):,} entries; more than the cap of {MAX_ENTRIES:,}",
-                         where=f"{where}: field 'entries'")
-    return [_entry(v, where, f"entries[{i}]") for i, v in enumerate(value)]
+    return Record(setup, record_seed(data["seed"], where),
+                  record_entries(data["entries"], where, lambda v, at: _entry(v, where, at)),
+                  where)
 
 
 def _entry(value: Any, where: str, path: str) -> Entry:
@@ -541,9 +498,12 @@ class Pending:
     text: str
 
 
-class TableSession(LockedSession):
+class TableSession(EntryTableSession):
     """A live session on one record, holding its lock from ``open`` to ``close``; a
-    context manager."""
+    context manager. ``TableSession.open(path, source=..., seed=..., players=..., me=...,
+    cards=..., ask=...)``: the options of a new record are ``_new_record``'s."""
+
+    COMMANDS, ALIASES, VIEWS, PARTS, HELP = COMMANDS, ALIASES, VIEWS, PARTS, HELP
 
     def __init__(self, path: str | Path, record: Record, lock: RecordLock | None,
                  created: bool = False):
@@ -554,29 +514,20 @@ class TableSession(LockedSession):
         self.state = record.replay()
         self.pending: Pending | None = None
 
-    # -- opening
-    @classmethod
-    def open(cls, path: str | Path, *, source: str | None = None, seed: int | None = None,
-             players=None, me=None, cards: str | None = None,
-             ask: Callable[[str, Any], None] | None = None) -> "TableSession":
-        """Lock ``path`` (refused at once when another session holds it), then load it, or
-        create it: from the position file ``source``, from the deal of ``seed`` (with
+    # -- opening (``EntryTableSession.open`` locks, then loads or creates)
+    @staticmethod
+    def _load_record(path: Path) -> Record:
+        return load_record(path)
+
+    @staticmethod
+    def _new_record(path: Path, *, source: str | None = None, seed: int | None = None,
+                    players=None, me=None, cards: str | None = None,
+                    ask: Callable[[str, Any], None] | None = None) -> Record:
+        """A new record: from the position file ``source``, from the deal of ``seed`` (with
         ``players`` and ``me``), or typed by hand (``ask(field, setup)`` must ask until
         ``setup.set(field, answer)`` accepts an answer; without ``ask``: ``InputError``).
         ``cards``: a card-set file for a new dealt or typed setup."""
-        p = Path(path)
-        check_record_path(p)
-        lock = RecordLock(p)
-        try:
-            if p.exists():
-                return cls(p, load_record(p), lock)
-            record = replace(_new_record(p, source, seed, players, me, cards, ask), source=str(p))
-            session = cls(p, record, lock, created=True)
-            write_json_atomic(p, record.to_json())
-            return session
-        except BaseException:
-            lock.release()
-            raise
+        return _start_record(path, source, seed, players, me, cards, ask)
 
     # -- what the table shows
     @property
@@ -611,41 +562,13 @@ class TableSession(LockedSession):
             return f"{self.to_play()}: {self.pending.text}: what came?"
         return f"{self.to_play()} to play: {self.step()}"
 
-    # -- one line
-    def handle(self, line: str) -> Reply:
-        """Do what ``line`` says (at most ``MAX_LINE`` characters) and say how it went."""
-        try:
-            parsed = command_line(line, COMMANDS, ALIASES)
-        except InputError as exc:
-            return Reply("refused", str(exc), code=2)
-        if parsed is None:
-            return Reply("info", "")
-        word, args = parsed
-        try:
-            return self._do(word, args)
-        except InputError as exc:
-            return Reply("refused", str(exc), code=2)
+    # -- one line (``EntryTableSession.handle``)
+    def _waiting(self) -> str | None:
+        return None if self.pending is None else self._needs_text()
 
-    def _do(self, word: str, args: list[str]) -> Reply:
-        if word == "quit":
-            note = (f" (the entry waiting, {self.pending.text}, is dropped)"
-                    if self.pending else "")
-            return Reply("quit", f"bye: the record is saved{note}")
-        if word == "help":
-            return Reply("info", HELP)
-        if word == "undo":
-            return self._undo()
-        if word in VIEWS:
-            return self._view(word, args)
-        if word in PARTS:
-            return self._part(word, args)
-        if self.pending is not None:
-            raise InputError(f"{self.pending.text} waits for what came: {self._needs_text()} "
-                             "(or undo to drop it)")
+    def _entry(self, word: str, args: list[str]) -> Reply:
         if self.state.is_over():
             raise InputError("the game is over (undo takes back the last entry)")
-        if len(self.record.entries) >= MAX_ENTRIES:
-            raise InputError(f"the record holds the cap of {MAX_ENTRIES:,} entries")
         action, told = self._parse_entry(word, args)
         return self._enter(action, told, " ".join([word, *args]))
 
@@ -792,12 +715,7 @@ class TableSession(LockedSession):
         return Reply("accepted", f"entry {len(record.entries)}: "
                                  f"{describe(entry, before, self.names())}")
 
-    def _undo(self) -> Reply:
-        if self.pending is not None:
-            text, self.pending = self.pending.text, None
-            return Reply("accepted", f"dropped: {text} (it was not saved)")
-        if not self.record.entries:
-            raise InputError("nothing to undo")
+    def _undo_entry(self) -> Reply:
         record = self.record.with_entries(self.record.entries[:-1])
         state = record.replay()
         write_json_atomic(self.path, record.to_json())
@@ -912,14 +830,14 @@ def describe(entry: Entry, before, names: tuple[str, ...]) -> str:
 
 
 # ----------------------------------------------------------------------------- new records
-def _new_record(path: Path, source, seed, players, me, cards, ask) -> Record:
+def _start_record(path: Path, source, seed, players, me, cards, ask) -> Record:
     """The record a new session starts (see ``TableSession.open``)."""
     if source is not None:
         setup = load_position(source)
         if me:
             setup = replace(setup, me=resolve(str(me), setup.players, "player", where="--me"))
-        return Record(_rebase(setup, Path(source).parent, path.parent), None)
-    cards_field = SHIPPED if cards is None else _relative(Path(cards), path.parent)
+        return Record(rebase_cards(setup, Path(source).parent, path.parent, SHIPPED), None)
+    cards_field = SHIPPED if cards is None else relative_path(Path(cards), path.parent)
     card_set = load_cards(cards)
     setup = Setup(str(path), card_set, cards_field)
     given = {"players": players, "me": me}
@@ -950,20 +868,3 @@ def _dealt(seed: int, setup: Setup, card_set, cards_field) -> Record:
     state = R.new_game(seed, players=len(names), cards=card_set, names=list(names))
     dealt = state.position(names.index(setup.data["me"]))
     return Record(replace(dealt, cards_field=cards_field), seed)
-
-
-def _relative(path: Path, folder: Path) -> str:
-    import os
-
-    try:
-        return os.path.relpath(path.resolve(), folder.resolve())
-    except ValueError:
-        return str(path.resolve())
-
-
-def _rebase(setup: Position, source_folder: Path, record_folder: Path) -> Position:
-    """A position read from ``source_folder`` whose card-set path is rewritten relative to
-    the record's folder."""
-    if setup.cards_field in (None, SHIPPED):
-        return setup
-    return replace(setup, cards_field=_relative(source_folder / setup.cards_field, record_folder))

@@ -43,18 +43,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 from deduce.core.errors import ContradictionError, InputError
-from deduce.core.games import refuse_other_game
-from deduce.core.limits import MAX_DIGITS
-from deduce.core.lines import command_line
 from deduce.core.names import normalise, resolve
-from deduce.core.records import (
-    LockedSession,
-    RecordLock,
-    check_fields,
-    check_record_path,
-    json_kind,
-    read_json,
-    write_json_atomic,
+from deduce.core.records import RecordLock, check_fields, json_kind, read_json, write_json_atomic
+from deduce.core.table_session import (
+    EntryTableSession,
+    Reply,
+    read_record_object,
+    rebase_cards,
+    record_entries,
+    record_seed,
+    relative_path,
 )
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.cards import SHIPPED, load_cards
@@ -90,8 +88,6 @@ from deduce.models.irregulars.table_setup import (
 )
 
 #: the most entries a record holds (a real game has about 150)
-MAX_ENTRIES = 5_000
-RECORD_KEYS = ("game", "setup", "seed", "entries")
 ENTRY_KEYS = ("action", "told")
 PARTS = ("refill", "twist", "hand", "middle", "holmes", "track", "check", "ok")
 #: the words that start a part of an entry's line, by mode (``board holmes`` is a board)
@@ -124,19 +120,6 @@ arrest [PLAYER] | hands | score | best | show
                                  views (arrest: me by default; best: the advice)
 undo                             take back the last entry (or the one waiting)
 help | quit                      this text | leave (everything is saved)"""
-
-
-# ----------------------------------------------------------------------------- replies
-@dataclass
-class Reply:
-    """What a line did: ``kind`` accepted, refused, info or quit; ``view`` the view asked
-    for (show, hands, score, arrest) with its ``data``; ``code`` a refusal's exit code."""
-
-    kind: str
-    message: str = ""
-    view: str | None = None
-    data: Any = None
-    code: int = 0
 
 
 # ----------------------------------------------------------------------------- the record
@@ -205,15 +188,7 @@ def load_record(path: str | Path) -> Record:
     """Read and check a table record (its entries are played by ``Record.replay``);
     ``InputError`` naming the file and the field otherwise."""
     where = str(path)
-    data = read_json(path)
-    refuse_other_game(data, GAME, where)
-    if not isinstance(data, dict):
-        raise InputError(f"a table record is a JSON object, got {json_kind(data)}", where=where)
-    if "setup" not in data and "villains" in data:
-        raise InputError("this is a Baker Street Irregulars position, not a table record: "
-                         "start a table from it with --from POSITION", where=where)
-    check_fields(data, RECORD_KEYS,
-                 fail=lambda message, key: InputError(message, where=f"{where}: field {key!r}"))
+    data = read_record_object(path, GAME, "villains", "Baker Street Irregulars")
     setup = data["setup"]
     if not isinstance(setup, dict) or set(setup) != {"position", "log"}:
         raise InputError(f'expected {{"position": ..., "log": ...}}, got {json_kind(setup)}',
@@ -224,27 +199,9 @@ def load_record(path: str | Path) -> Record:
     if log.to_json() != parse_log(start_log(pos), pos.cards, pos.players).to_json():
         raise InputError("the log of a start holds my hand only", where=f"{where}: field "
                                                                          "'setup.log'")
-    return Record(pos, log.to_json(), _seed(data["seed"], where),
-                  _entries(data["entries"], pos, where), where)
-
-
-def _seed(value: Any, where: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10 ** MAX_DIGITS:
-        raise InputError(f"expected null or a whole number from 0 to {MAX_DIGITS} digits, got "
-                         f"{json_kind(value)}", where=f"{where}: field 'seed'")
-    return value
-
-
-def _entries(value: Any, pos: Position, where: str) -> list[Entry]:
-    if not isinstance(value, list):
-        raise InputError(f"expected a list of entries, got {json_kind(value)}",
-                         where=f"{where}: field 'entries'")
-    if len(value) > MAX_ENTRIES:
-        raise InputError(f"{len(value):,} entries; more than the cap of {MAX_ENTRIES:,}",
-                         where=f"{where}: field 'entries'")
-    return [_entry(v, pos, where, f"entries[{i}]") for i, v in enumerate(value)]
+    return Record(pos, log.to_json(), record_seed(data["seed"], where),
+                  record_entries(data["entries"], where, lambda v, at: _entry(v, pos, where, at)),
+                  where)
 
 
 def _entry(value: Any, pos: Position, where: str, path: str) -> Entry:
@@ -327,8 +284,12 @@ class Pending:
     missing: list[str] = field(default_factory=list)
 
 
-class TableSession(LockedSession):
-    """A live session on one record, holding its lock from ``open`` to ``close``."""
+class TableSession(EntryTableSession):
+    """A live session on one record, holding its lock from ``open`` to ``close``; a
+    context manager. ``TableSession.open(path, source=..., seed=..., mode=..., players=...,
+    me=..., cards=..., ask=...)``: the options of a new record are ``_new_record``'s."""
+
+    COMMANDS, ALIASES, VIEWS, PARTS, HELP = COMMANDS, ALIASES, VIEWS, PARTS, HELP
 
     def __init__(self, path: str | Path, record: Record, lock: RecordLock | None,
                  created: bool = False):
@@ -339,28 +300,20 @@ class TableSession(LockedSession):
         self.states = record.replay()
         self.pending: Pending | None = None
 
-    @classmethod
-    def open(cls, path: str | Path, *, source: str | None = None, seed: int | None = None,
-             mode: str = MULTI, players=None, me=None, cards: str | None = None,
-             ask: Callable[[str, Any], None] | None = None) -> "TableSession":
-        """Lock ``path`` (refused at once when another session holds it), then load it, or
-        create it: from the start position ``source``, from the deal of ``seed`` (with
-        ``players`` and ``me``; solo: ``me``), or typed by hand (``ask(field, setup)`` asks
-        until ``setup.set(field, answer)`` accepts; without ``ask``: ``InputError``)."""
-        p = Path(path)
-        check_record_path(p)
-        lock = RecordLock(p)
-        try:
-            if p.exists():
-                return cls(p, load_record(p), lock)
-            record = replace(_new_record(p, source, seed, mode, players, me, cards, ask),
-                             source=str(p))
-            session = cls(p, record, lock, created=True)
-            write_json_atomic(p, record.to_json())
-            return session
-        except BaseException:
-            lock.release()
-            raise
+    # -- opening (``EntryTableSession.open`` locks, then loads or creates)
+    @staticmethod
+    def _load_record(path: Path) -> Record:
+        return load_record(path)
+
+    @staticmethod
+    def _new_record(path: Path, *, source: str | None = None, seed: int | None = None,
+                    mode: str = MULTI, players=None, me=None, cards: str | None = None,
+                    ask: Callable[[str, Any], None] | None = None) -> Record:
+        """A new record: from the start position ``source``, from the deal of ``seed``
+        (with ``players`` and ``me``; solo: ``me``), or typed by hand (``ask(field,
+        setup)`` asks until ``setup.set(field, answer)`` accepts; without ``ask``:
+        ``InputError``). ``cards``: a card-set file for a new dealt or typed setup."""
+        return _start_record(path, source, seed, mode, players, me, cards, ask)
 
     # -- what the table shows
     @property
@@ -427,40 +380,16 @@ class TableSession(LockedSession):
                 rules.BONUS: "take a bonus"}[phase]
         return f"{where}: {self.to_act()} to {verb}"
 
-    # -- one line
-    def handle(self, line: str) -> Reply:
-        """Do what ``line`` says and say how it went."""
-        try:
-            parsed = command_line(line, COMMANDS, ALIASES)
-        except InputError as exc:
-            return Reply("refused", str(exc), code=2)
-        if parsed is None:
-            return Reply("info", "")
-        word, args = parsed
-        try:
-            return self._do(word, args)
-        except (ContradictionError, InputError) as exc:  # a refused entry: the session goes on
-            return Reply("refused", str(exc), code=2)
+    # -- one line (``EntryTableSession.handle``)
+    def _is_view(self, word: str, args: list[str]) -> bool:
+        return word in VIEWS or (word == "arrest" and self._arrest_view(args))
 
-    def _do(self, word: str, args: list[str]) -> Reply:
-        if word == "quit":
-            note = (f" (the entry waiting, {self.pending.text}, is dropped)"
-                    if self.pending else "")
-            return Reply("quit", f"bye: the record is saved{note}")
-        if word == "help":
-            return Reply("info", HELP)
-        if word == "undo":
-            return self._undo()
-        if word in VIEWS or (word == "arrest" and self._arrest_view(args)):
-            return self._view(word, args)
-        if word in PARTS:
-            return self._part(word, args)
-        if self.pending is not None and self.pending.action is not None:
-            raise InputError(f"{self.pending.text} waits for what came: "
-                             f"{', '.join(TOLD_SHORT[m] for m in self.pending.missing)} "
-                             "(or undo to drop it)")
-        if len(self.record.entries) >= MAX_ENTRIES:
-            raise InputError(f"the record holds the cap of {MAX_ENTRIES:,} entries")
+    def _waiting(self) -> str | None:
+        if self.pending is None or self.pending.action is None:
+            return None
+        return ", ".join(TOLD_SHORT[m] for m in self.pending.missing)
+
+    def _entry(self, word: str, args: list[str]) -> Reply:
         head, parts = split_parts(args, KEYWORDS[self.record.setup.mode])
         told = self._told(parts)
         text = " ".join([word, *args])
@@ -735,12 +664,7 @@ class TableSession(LockedSession):
             self.pending = pending
             raise
 
-    def _undo(self) -> Reply:
-        if self.pending is not None:
-            text, self.pending = self.pending.text, None
-            return Reply("accepted", f"dropped: {text} (it was not saved)")
-        if not self.record.entries:
-            raise InputError("nothing to undo")
+    def _undo_entry(self) -> Reply:
         record = replace(self.record, entries=self.record.entries[:-1])
         write_json_atomic(self.path, record.to_json())
         last = self.record.entries[-1]
@@ -864,7 +788,7 @@ def describe(before, after, action, me: int) -> str:
 
 
 # ----------------------------------------------------------------------------- new records
-def _new_record(path: Path, source, seed, mode, players, me, cards, ask) -> Record:
+def _start_record(path: Path, source, seed, mode, players, me, cards, ask) -> Record:
     from deduce.models.irregulars.position import load_position
 
     if source is not None:
@@ -872,9 +796,9 @@ def _new_record(path: Path, source, seed, mode, players, me, cards, ask) -> Reco
         if me:
             setup = replace(setup, me=resolve(str(me), setup.players, "player", where="--me"))
         check_start(setup, str(source))
-        setup = _rebase(setup, Path(source).parent, path.parent)
+        setup = rebase_cards(setup, Path(source).parent, path.parent, SHIPPED)
         return Record(setup, start_log(setup), None)
-    cards_field = SHIPPED if cards is None else _relative(Path(cards), path.parent)
+    cards_field = SHIPPED if cards is None else relative_path(Path(cards), path.parent)
     card_set = load_cards(cards)
     if seed is not None:
         if mode == SOLO:
@@ -904,21 +828,6 @@ def _new_record(path: Path, source, seed, mode, players, me, cards, ask) -> Reco
     pos = setup.position()
     initial_state(pos, str(path))  # the hand fits the round's draw
     return Record(pos, start_log(pos), None)
-
-
-def _relative(path: Path, folder: Path) -> str:
-    import os
-
-    try:
-        return os.path.relpath(path.resolve(), folder.resolve())
-    except ValueError:
-        return str(path.resolve())
-
-
-def _rebase(setup: Position, source_folder: Path, record_folder: Path) -> Position:
-    if setup.cards_field in (None, SHIPPED):
-        return setup
-    return replace(setup, cards_field=_relative(source_folder / setup.cards_field, record_folder))
 
 
 def current_observation(path: str | Path) -> dict:
