@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 APP_NAME = "deduce"
@@ -32,6 +32,8 @@ FORMAT_VERSION = 1
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 SUFFIX = ".npz"
 HEADER_ARRAY = "__header__"
+#: the name of a write under way starts with this
+TEMP_PREFIX = ".tmp-"
 
 
 def cache_dir() -> Path:
@@ -83,7 +85,7 @@ def write_entry(key: str, kind: str, meta: dict, arrays: dict,
     encoded = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"),
                             dtype=np.uint8)
     target = folder / f"{key}{SUFFIX}"
-    handle, temp_name = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=SUFFIX)
+    handle, temp_name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=SUFFIX)
     try:
         with os.fdopen(handle, "wb") as stream:
             np.savez(stream, **{HEADER_ARRAY: encoded}, **arrays)
@@ -109,12 +111,8 @@ def read_entry(key: str, kind: str, directory: Path | None = None):
     except Exception as error:  # any unreadable file is a miss, never a crash
         _warn(path, f"not a readable cache entry ({type(error).__name__})")
         return None
-    raw = data.pop(HEADER_ARRAY, None)
-    try:
-        header = json.loads(bytes(raw).decode("utf-8")) if raw is not None else None
-    except (ValueError, UnicodeDecodeError):
-        header = None
-    if not isinstance(header, dict) or header.get("app") != APP_NAME:
+    header = _decode_header(data.pop(HEADER_ARRAY, None))
+    if header is None or header.get("app") != APP_NAME:
         _warn(path, "no deduce header (foreign file)")
         return None
     if header.get("format") != FORMAT_VERSION:
@@ -140,34 +138,53 @@ class EntryInfo:
     meta: dict
 
 
+def _decode_header(raw) -> dict | None:
+    """The JSON header of an entry (its `HEADER_ARRAY` bytes), or None when it is missing
+    or not a JSON object."""
+    if raw is None:
+        return None
+    try:
+        header = json.loads(bytes(raw).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
 def _header_meta(path: Path) -> dict:
     import numpy as np
 
     try:
         with np.load(path, allow_pickle=False) as archive:
-            header = json.loads(bytes(archive[HEADER_ARRAY]).decode("utf-8"))
-        return header.get("meta", {}) if isinstance(header, dict) else {}
+            header = _decode_header(archive[HEADER_ARRAY])
     except Exception:
         return {}
+    return header.get("meta", {}) if header is not None else {}
 
 
-def list_entries(directory: Path | None = None) -> list[EntryInfo]:
-    """Every entry file, oldest first (meta is {} for an unreadable one)."""
-    folder = directory if directory is not None else cache_dir()
+def _entry_files(folder: Path) -> list[EntryInfo]:
+    """Every entry file of `folder` (not the temp files of writes under way), oldest
+    first, without reading them (meta {})."""
     if not folder.is_dir():
         return []
     entries = []
     for path in folder.glob(f"*{SUFFIX}"):
-        if path.name.startswith(".tmp-"):
+        if path.name.startswith(TEMP_PREFIX):
             continue
         stat = path.stat()
-        entries.append(EntryInfo(path, stat.st_size, stat.st_mtime, _header_meta(path)))
+        entries.append(EntryInfo(path, stat.st_size, stat.st_mtime, {}))
     return sorted(entries, key=lambda entry: (entry.mtime, entry.path.name))
+
+
+def list_entries(directory: Path | None = None) -> list[EntryInfo]:
+    """Every entry file, oldest first, with its header's meta ({} for an unreadable
+    one)."""
+    folder = directory if directory is not None else cache_dir()
+    return [replace(entry, meta=_header_meta(entry.path)) for entry in _entry_files(folder)]
 
 
 def prune(directory: Path, max_bytes: int, keep: Path | None = None) -> list[Path]:
     """Drop the oldest entries until the total is within `max_bytes`; returns them."""
-    entries = list_entries(directory)
+    entries = _entry_files(directory)
     total = sum(entry.size for entry in entries)
     dropped = []
     for entry in entries:
@@ -184,11 +201,10 @@ def prune(directory: Path, max_bytes: int, keep: Path | None = None) -> list[Pat
 def clear(directory: Path | None = None) -> int:
     """Delete every entry file (and stray temp files); returns how many entries."""
     folder = directory if directory is not None else cache_dir()
-    if not folder.is_dir():
-        return 0
-    count = 0
-    for path in folder.glob(f"*{SUFFIX}"):
-        if not path.name.startswith(".tmp-"):
-            count += 1
-        path.unlink(missing_ok=True)
-    return count
+    entries = _entry_files(folder)
+    for entry in entries:
+        entry.path.unlink(missing_ok=True)
+    if folder.is_dir():
+        for stray in folder.glob(f"{TEMP_PREFIX}*{SUFFIX}"):
+            stray.unlink(missing_ok=True)
+    return len(entries)
