@@ -264,8 +264,9 @@ def clue_sheet(a: Analysis) -> str:
     face_down = a.face_down_probs()
     crim = a.criminal_probs()
     heads = ["<th>Suspect</th>"]
-    heads += [f'<th title="{h(n)}">{h(n)}{" (me)" * (s == rec.me)}</th>'
-              for s, n in enumerate(rec.names)]
+    for s, n in enumerate(rec.names):
+        mark = ' class="me"' if s == rec.me else ""
+        heads.append(f'<th title="{h(n)}"{mark}>{h(n)}</th>')
     heads += [f'<th title="face down {side}">{h(side)}</th>' for side in face_down]
     heads.append('<th title="the criminal">Crim.</th>')
     rows = []
@@ -281,7 +282,7 @@ def clue_sheet(a: Analysis) -> str:
         cells.append(_cell(float(crim[c])).replace("<td", '<td data-crim="1"', 1))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return ('<section id="sheet"><h2>Clue sheet</h2><p class="small">Probability that each '
-            "place holds the card: ✔ certain, ✗ impossible.</p>"
+            "place holds the card: ✔ certain, ✗ impossible; my own column underlined.</p>"
             f'<table class="sheet"><thead><tr>{"".join(heads)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></section>')
 
