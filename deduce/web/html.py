@@ -62,7 +62,7 @@ def page(title: str, body: str) -> str:
             '<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="color-scheme" content="light dark">'
-            '<meta name="referrer" content="no-referrer">'
+            '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">'
             f"<title>{h(title)}</title>"
             '<link rel="stylesheet" href="/static/deduce.css">'
             '<script src="/static/deduce.js" defer></script>'

@@ -160,7 +160,7 @@ def render(served, notice: str = "", why: str | None = None) -> str:
     rec = a.record
     base = f"/r/{served.slug}"
     parts = [f'<p class="turn" id="turn">{h(_whose_turn(rec))} · {len(rec.events)} events · '
-             f"{h(rec.variant)}</p>", notice,
+             f"{h(rec.variant)}</p>", glance(a), notice,
              entry_form(rec, base, served.version),
              criminal_bars(a), advice(a), clue_sheet(a), why_section(served, base, why),
              event_list(rec)]
@@ -172,6 +172,17 @@ def _whose_turn(rec) -> str:
         winner = rec.turns.winner
         return "game over" + ("" if winner is None else f": {rec.names[winner]} wins")
     return f"{rec.names[rec.turns.current]} to play"
+
+
+def glance(a: Analysis) -> str:
+    """One line: the most likely criminal and the best question (the terminal's compact
+    view), so the page's top answers "who, and what do I ask" before any scrolling."""
+    c, p = a.top_suspect()
+    text = f"Most likely: {SUSPECTS[c]} {p:.2f}"
+    if a.suggestions:
+        best = a.suggestions[0]
+        text += f" · best question: {best.text(a.record.names)} ({best.expected_bits:.2f} bits)"
+    return f'<p class="glance" id="glance">{h(text)}</p>'
 
 
 def entry_form(rec, base: str, ver: str) -> str:

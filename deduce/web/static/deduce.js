@@ -16,7 +16,7 @@
 
   function postForm(form) {
     var body = new URLSearchParams(new FormData(form));
-    return fetch(form.action, { method: "POST", body: body, headers: FETCH,
+    return fetch(form.getAttribute("action"), { method: "POST", body: body, headers: FETCH,
                                 credentials: "same-origin" });
   }
 
