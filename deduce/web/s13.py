@@ -328,7 +328,7 @@ def event_list(rec) -> str:
 def new_record_fields() -> str:
     """The setup fields of a new Sherlock 13 record."""
     boxes = "".join(f'<input type="text" name="player" maxlength="64" autocomplete="off" '
-                    f'placeholder="player {i + 1}{" (plays first)" * (i == 0)}" '
+                    f'placeholder="player {i + 1}{" (first)" * (i == 0)}" '
                     f'aria-label="player {i + 1}" id="player-{i}">' for i in range(MAX_PLAYERS))
     me = chips("me", [(str(i), f"player {i + 1}") for i in range(MAX_PLAYERS)])
     options = '<option value="">—</option>' + "".join(

@@ -153,3 +153,15 @@ def test_a_real_run_on_a_network_host_needs_the_token(tmp_path):
 def test_bad_options(tmp_path, option, value, words):
     result = run(option, value, "--dir", str(tmp_path))
     assert result.exit_code == 2 and words in result.output
+
+
+def test_only_serve_imports_the_web_libraries():
+    code = ("import sys; from click.testing import CliRunner; from deduce.cli.main import cli; "
+            "CliRunner().invoke(cli, ['s13', 'analyze', sys.argv[1], '--json']); "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'segno', 'deduce.web.app') "
+            "if m in sys.modules))")
+    from deduce.puzzles import puzzle_path
+
+    out = subprocess.run([sys.executable, "-c", code, str(puzzle_path("sherlock13", "demo-4p.json"))],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
