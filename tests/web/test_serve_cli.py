@@ -17,7 +17,6 @@ import pytest
 from click.testing import CliRunner
 
 from deduce.cli.main import cli
-from tests.web.helpers import demo
 
 RECORD = {"game": "sherlock13", "variant": "standard", "players": ["Ann", "Ben", "Cat", "Dan"],
           "me": "Ann", "hand": ["Sherlock Holmes", "Mrs. Hudson", "Inspector Baynes"], "events": []}
