@@ -253,8 +253,11 @@ async def record_version_route(request: Request, tables: Tables) -> Response:
     served = _served(request, tables)
     if served is None:
         return JSONResponse({"error": "no such record"}, status_code=404)
-    with served.mutex:
-        return JSONResponse({"version": served.version})
+    def read() -> str:
+        with served.mutex:
+            return served.version
+
+    return JSONResponse({"version": await run_in_threadpool(read)})
 
 
 async def record_act(request: Request, tables: Tables) -> Response:

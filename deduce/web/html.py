@@ -43,8 +43,9 @@ def chips(name: str, options, *, kind: str = "radio", checked=(), prefix: str | 
 
 
 def fieldset(legend: str, inner: str, cls: str = "") -> str:
-    return (f'<fieldset class="{h(cls)}"><legend>{h(legend)}</legend>{inner}</fieldset>'
-            if cls else f"<fieldset><legend>{h(legend)}</legend>{inner}</fieldset>")
+    """A titled group of fields (``cls``: its classes, e.g. which action shows it)."""
+    classes = f' class="{h(cls)}"' if cls else ""
+    return f"<fieldset{classes}><legend>{h(legend)}</legend>{inner}</fieldset>"
 
 
 def notice(kind: str, title: str, message: str = "") -> str:
