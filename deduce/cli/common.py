@@ -12,22 +12,7 @@ import click
 
 from deduce.core.errors import DeduceError
 from deduce.core.limits import MAX_GAMES, MAX_LINE, MAX_WORKERS
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in list(range(0x20)) + list(range(0x7f, 0xa0))
-            if chr(c) not in "\n\t"}
-_CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202a, 0x202f), *range(0x2066, 0x206a)]})
-
-
-def literal(text) -> str:
-    """``text`` with control characters (and bidirectional overrides) shown as escapes
-    (``\\x1b``), so nothing a user typed can move the cursor, recolour or hide output; new
-    lines and tabs stay.
-
-    >>> literal("Ann\\x1b[2J\\nBen")
-    'Ann\\\\x1b[2J\\nBen'
-    """
-    return str(text).translate(_CONTROL)
+from deduce.core.text import literal
 
 
 def one_line(text: str) -> str:

@@ -37,6 +37,7 @@ def cli() -> None:
       deduce irregulars selfplay --mode solo --games 200   bots against Holmes (solo)
       deduce irregulars advise sample      every choice now, ranked by my chance to win
       deduce irregulars table game.json --seed 7 --mode solo --me Ann   a live game, solo
+      deduce serve game.json               the live table as a web page, for a phone
     """
 
 
@@ -53,6 +54,7 @@ def _register() -> None:
     from deduce.cli.irregulars_hands import hands as irregulars_hands
     from deduce.cli.irregulars_table import table as irregulars_table
     from deduce.cli.s13 import s13
+    from deduce.cli.serve import serve
     from deduce.cli.story import story
     from deduce.cli.story_table import table
 
@@ -68,6 +70,7 @@ def _register() -> None:
                     irregulars_table):
         irregulars.add_command(command)
     cli.add_command(irregulars)
+    cli.add_command(serve)
 
 
 _register()

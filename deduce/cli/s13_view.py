@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deduce.cli.common import literal
-from deduce.models.sherlock13.advice import Analysis
+from deduce.models.sherlock13.advice import Analysis, accuse_advice, no_turn_reason
 from deduce.models.sherlock13.cards import SUSPECT_ICONS, SUSPECTS
 
 
@@ -59,18 +59,6 @@ def criminal_table(a: Analysis) -> Table:
     return table
 
 
-def no_turn_reason(a: Analysis) -> str | None:
-    """Why I have no next turn (the game is over, or I am eliminated), or None if I have one."""
-    rec = a.record
-    if rec.turns.over:
-        winner = rec.turns.winner
-        return "the game is over" + ("" if winner is None else
-                                     f": {'I win' if winner == rec.me else rec.names[winner] + ' wins'}")
-    if rec.me in rec.turns.eliminated:
-        return "I am eliminated by a wrong accusation"
-    return None
-
-
 def advice_table(a: Analysis, top: int = 5) -> Table | Text:
     if not a.suggestions:
         reason = no_turn_reason(a) or "no question is legal"
@@ -86,14 +74,13 @@ def advice_table(a: Analysis, top: int = 5) -> Table | Text:
 
 
 def accuse_text(a: Analysis) -> Text | None:
-    """Whether to accuse on my next turn; None when I have no next turn."""
-    if no_turn_reason(a) is not None:
+    """Whether to accuse on my next turn (``advice.accuse_advice``); None when I have no
+    next turn."""
+    advice = accuse_advice(a)
+    if advice is None:
         return None
-    c, p = a.top_suspect()
-    if p >= 1 - 1e-12:
-        return Text(f"Accuse {SUSPECTS[c]} now: certain.", style="bold green")
-    return Text(f"Accusing {SUSPECTS[c]} now would be right with probability {p:.3f}; "
-                f"a wrong accusation eliminates you.", style="yellow")
+    text, certain = advice
+    return Text(text, style="bold green" if certain else "yellow")
 
 
 def full_view(a: Analysis) -> Group:

@@ -94,3 +94,23 @@ def test_open_existing_contradictory_record_raises(tmp_path):
     assert exc.value.conflict == [0]
     with pytest.raises(InputError):
         TableSession.open(tmp_path / "new.json", variant="standard")  # setup incomplete
+
+
+def test_enter_undo_and_why_are_the_lines_own_steps(tmp_path):
+    s = session(tmp_path)
+    by_json = s.enter({"actor": "Ann", "action": "raise", "icon": "light bulb", "raised": ["Cat", "Dan"]})
+    assert (by_json.kind, by_json.message) == ("accepted", "event 0: Ann raise light bulb (raised: Cat, Dan)")
+    assert by_json.analysis.total == s.handle("show").analysis.total
+    before = (tmp_path / "g.json").read_text()
+    wrong = s.enter({"actor": "Ben", "action": "count", "target": "Ann", "icon": "bulb", "count": 0})
+    assert (wrong.kind, wrong.code, wrong.conflict) == ("refused", 3, [1])  # I hold Sherlock and Baynes
+    assert "Ben count Ann light bulb: 0 contradicts the record" in wrong.message
+    late = s.enter({"actor": "Cat", "action": "raise", "icon": "eye", "raised": []})
+    assert (late.kind, late.code) == ("refused", 2) and "out of turn" in late.message
+    bad = s.enter({"actor": "Ben", "action": "count", "target": "Ann", "icon": "bulb"})
+    assert "field 'count': missing field for a count event" in bad.message
+    assert (tmp_path / "g.json").read_text() == before
+    assert s.why("hudson").message == s.handle("why hudson").message
+    assert s.why("nobody").kind == "refused"
+    assert s.undo().message == "undone: Ann raise light bulb (raised: Cat, Dan)"
+    assert saved(tmp_path)["events"] == [] and s.undo().message == "nothing to undo"

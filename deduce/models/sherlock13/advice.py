@@ -87,6 +87,30 @@ class Analysis:
         return out
 
 
+def no_turn_reason(a: Analysis) -> str | None:
+    """Why I have no next turn (the game is over, or I am eliminated), or None if I have one."""
+    rec = a.record
+    if rec.turns.over:
+        winner = rec.turns.winner
+        return "the game is over" + ("" if winner is None else
+                                     f": {'I win' if winner == rec.me else rec.names[winner] + ' wins'}")
+    if rec.me in rec.turns.eliminated:
+        return "I am eliminated by a wrong accusation"
+    return None
+
+
+def accuse_advice(a: Analysis) -> tuple[str, bool] | None:
+    """Whether to accuse on my next turn, in words, and whether the accusation is certain;
+    None when I have no next turn."""
+    if no_turn_reason(a) is not None:
+        return None
+    c, p = a.top_suspect()
+    if p >= 1 - 1e-12:
+        return f"Accuse {SUSPECTS[c]} now: certain.", True
+    return (f"Accusing {SUSPECTS[c]} now would be right with probability {p:.3f}; "
+            "a wrong accusation eliminates you."), False
+
+
 def _by_suspect(p: np.ndarray) -> dict[str, float]:
     return {SUSPECTS[c]: float(p[c]) for c in range(N_CARDS)}
 

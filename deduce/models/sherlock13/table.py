@@ -14,6 +14,10 @@ Commands (names take the spec's aliases; multi-word names may be quoted or not):
     accuse ACCUSER SUSPECT right|wrong
     exchange ACTOR left|right REVEALED [TOOK]   TOOK only (and always) when ACTOR is me
     undo | show | best | why SUSPECT | help | quit
+
+A caller that has the parts already (the web page of ``deduce serve``) calls ``enter``
+(one event as the spec's JSON), ``undo`` and ``why``: the same checks, refusals and saving
+as the lines.
 """
 
 from __future__ import annotations
@@ -177,7 +181,8 @@ class TableSession(LockedSession):
         if parsed is None:
             return Reply("info", "")
         word, args = parsed
-        try:
+
+        def do() -> Reply:
             if word in ("raise", "count", "accuse", "exchange"):
                 return self._enter(self._event_json(word, args))
             if word == "undo":
@@ -189,10 +194,23 @@ class TableSession(LockedSession):
             if word == "help":
                 return Reply("info", HELP)
             return Reply("quit", "bye: the record is saved")
-        except ContradictionError as exc:
-            return Reply("refused", str(exc), code=3, conflict=exc.conflict)
-        except InputError as exc:
-            return Reply("refused", str(exc), code=2)
+
+        return _refusing(do)
+
+    # -- the same steps for a caller that already holds the parts (the web page)
+    def enter(self, data: dict) -> Reply:
+        """Enter one event given as the spec's event JSON (``{"actor": ..., "action":
+        ...}``, names as the players are named, aliases allowed): checked, refused or saved
+        exactly as a typed entry line."""
+        return _refusing(lambda: self._enter(data))
+
+    def undo(self) -> Reply:
+        """Take back the last entry, as the ``undo`` line does."""
+        return _refusing(self._undo)
+
+    def why(self, suspect: str) -> Reply:
+        """Why ``suspect`` is ruled out, or a deal where guilty, as ``why SUSPECT`` does."""
+        return _refusing(lambda: self._why([suspect]))
 
     # -- entries
     def _enter(self, data: dict) -> Reply:
@@ -263,6 +281,16 @@ class TableSession(LockedSession):
         if took is not None:
             data["took"] = took
         return data
+
+
+def _refusing(step: Callable[[], Reply]) -> Reply:
+    """``step()``, or the refusal of the input error or contradiction it raised."""
+    try:
+        return step()
+    except ContradictionError as exc:
+        return Reply("refused", str(exc), code=3, conflict=exc.conflict)
+    except InputError as exc:
+        return Reply("refused", str(exc), code=2)
 
 
 def _take_icon(tokens: list[str]) -> tuple[str, list[str]]:

@@ -1,0 +1,63 @@
+"""What the web tests share: a served folder behind Starlette's test client, and the
+demo game's events as the entry form's fields (the chips a player taps)."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+from deduce.models.sherlock13.cards import ICONS, SUSPECTS
+from deduce.models.sherlock13.rules import SIDES
+from deduce.puzzles import puzzle_path
+from deduce.web.s13 import KINDS
+
+BASE = "http://127.0.0.1:8765"
+FETCH = {"X-Deduce-Fetch": "1"}
+
+
+def demo() -> dict:
+    """The shipped demo game's record (``deduce demo``)."""
+    return json.loads(open(puzzle_path("sherlock13", "demo-4p.json"), encoding="utf-8").read())
+
+
+def setup_fields(record: dict, name: str) -> dict:
+    """The new-record form's fields for ``record``'s setup."""
+    names = record["players"]
+    return {"game": "sherlock13", "name": name, "variant": str(["standard", "expert"].index(record["variant"])),
+            "player": names, "me": str(names.index(record["me"])),
+            "card": [str(SUSPECTS.index(c)) for c in record["hand"]]}
+
+
+def event_fields(event: dict, names: list[str]) -> list[tuple[str, str]]:
+    """The entry form's fields (chip name, value) for one spec event."""
+    seat = {n: str(i) for i, n in enumerate(names)}
+    fields = [("actor", seat[event["actor"]]), ("action", str(KINDS.index(event["action"])))]
+    if "icon" in event:
+        fields.append(("icon", str(ICONS.index(event["icon"]))))
+    fields += [("raised", seat[n]) for n in event.get("raised", [])]
+    if "target" in event:
+        fields += [("target", seat[event["target"]]), ("count", str(event["count"]))]
+    if "suspect" in event:
+        fields += [("suspect", str(SUSPECTS.index(event["suspect"]))),
+                   ("verdict", "0" if event["correct"] else "1")]
+    if "side" in event:
+        fields.append(("side", str(SIDES.index(event["side"]))))
+    for key in ("revealed", "took"):
+        if key in event:
+            fields.append((key, str(SUSPECTS.index(event[key]))))
+    return fields
+
+
+def client(tables, token=None):
+    """Starlette's test client on the app serving ``tables``, at the loopback address."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette's note that it prefers httpx2 to httpx
+        from starlette.testclient import TestClient
+    from deduce.web.app import make_app
+
+    return TestClient(make_app(tables, token=token, port=8765), base_url=BASE)
+
+
+def version_of(html: str) -> str:
+    return re.search(r'name="version" value="(\w+)"', html).group(1)
