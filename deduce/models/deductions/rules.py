@@ -954,10 +954,8 @@ class State:
         affordable: dict[str, tuple[int, ...]] = {}
         self._affordable = affordable
         out: list = [DRAW]
-        packed = 0
         try:
-            for bits in map(_POOL_BITS.__getitem__, pool):
-                packed += bits
+            packed = sum(map(_POOL_BITS.__getitem__, pool))
         except (KeyError, TypeError):
             pool_counts(pool)  # raises the ValueError naming the card
             raise  # pragma: no cover
