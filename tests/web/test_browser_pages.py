@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 
 from tests.detective_story.conftest import TINY, write_campaign
-from tests.web.test_browser import CHROMIUM, DRIVER, TOKEN, browser, no_horizontal_scroll, press, tap  # noqa: F401
+from tests.web.test_browser import (  # noqa: F401
+    CHROMIUM,
+    DRIVER,
+    TOKEN,
+    browser,
+    no_horizontal_scroll,
+    press,
+    tap,
+)
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),

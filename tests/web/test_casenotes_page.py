@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from deduce.core.errors import InputError
 from deduce.models.casenotes.advice import why_rule
 from deduce.models.casenotes.explain import explain_case
 from deduce.models.casenotes.format import load_case
@@ -217,3 +218,19 @@ def test_a_stale_view_is_refused_and_hostile_names_are_escaped(served, folder):
     plain = c.post("/r/t/act", data={"version": c.get("/r/t/version").json()["version"],
                                      "op": "undo"})
     assert plain.status_code == 200 and plain.text.startswith("<!doctype html>")
+
+
+def test_the_record_is_locked_polled_and_needs_the_token(served, folder):
+    tables, c = served
+    with pytest.raises(InputError, match="already open"):  # the served session holds it
+        TableSession.open(folder / "t.json")
+    ver = c.get("/r/t/version").json()["version"]
+    assert ver == version_of(c.get("/r/t").text) == c.get("/r/t/main").json()["version"]
+    post(c, "t", op="note", note="0")
+    assert c.get("/r/t/version").json()["version"] not in (ver, None)
+    guarded = client(tables, token="s3cret")
+    for route in ("/r/t", "/r/t/version", "/r/t/main"):
+        assert guarded.get(route).status_code == 403
+    assert guarded.post("/r/t/act", data={"op": "undo"}).status_code == 403
+    assert on_disk(folder, "t.json")["read"] == [0]
+    assert guarded.get("/r/t?token=s3cret").status_code == 200  # the cookie, then the page

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from deduce.cli.main import cli
+from deduce.core.errors import InputError
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.advice import advise
 from deduce.models.detective_story.campaign import new_record
@@ -291,3 +292,18 @@ def test_d6_faces_are_labelled_by_the_hint():
     assert d6_faces("1-3: m420 (A clue); 4-6: m421 (A letter)")[3] == ("4", "4: m421 (A letter)")
     assert d6_faces("2,5: x") == [("2", "2: x"), ("5", "5: x")]
     assert [f for f, _ in d6_faces("as the paragraph says")] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_the_record_is_locked_polled_and_needs_the_token(served):
+    tables, c, folder = served
+    with pytest.raises(InputError, match="already open"):  # the served session holds it
+        TableSession.open(str(folder / "late.json"), None, Script([]))
+    ver = c.get("/r/late/version").json()["version"]
+    assert ver == version_of(c.get("/r/late").text) == c.get("/r/late/main").json()["version"]
+    pick(c, "Investigate")  # a mid-phase answer changes the view, so the version too
+    assert c.get("/r/late/version").json()["version"] != ver
+    guarded = client(tables, token="s3cret")
+    for route in ("/r/late", "/r/late/version", "/r/late/main"):
+        assert guarded.get(route).status_code == 403
+    assert guarded.post("/r/late/act", data={"op": "undo"}).status_code == 403
+    assert tables.get("late").session.typed == ["Investigate"]
