@@ -32,7 +32,7 @@ import random
 import re
 import threading
 
-from deduce.core.errors import InputError
+from deduce.core.errors import DeduceError, InputError
 from deduce.core.numbers import whole_number
 from deduce.core.table_session import Reply
 from deduce.models.detective_story import tables as T
@@ -79,6 +79,7 @@ class WebPort:
         self.used = 0
         self.question: tuple[str, str | None] | None = None
         self.advice = None
+        self.advised = -1  # lines used when the advice was last shown (a step began)
         self.said: list[tuple[str, str, int]] = []
         self.asked: list[tuple[str, str]] = []
 
@@ -104,6 +105,7 @@ class WebPort:
 
     def show_advice(self, case, phase: str, advice) -> None:
         self.advice = advice
+        self.advised = self.used
 
     def reroll_text(self, rr) -> str:
         verdict = ("spend 1 Luck and roll again" if rr.spend else
@@ -178,9 +180,15 @@ class StoryTable:
 
     # -- answers
     def run(self, lines: list[str]) -> None:
-        """Play ``lines`` through the session as piped lines (then the input ends)."""
+        """Play ``lines`` through the session as piped lines (then the input ends). An
+        error the terminal would stop at (the advisor's caps) is said as a refusal, and
+        no question waits."""
         self.port.feed(lines)
-        self.session.run()
+        try:
+            self.session.run()
+        except DeduceError as exc:
+            self.port.refuse(str(exc))
+            self.port.question = None
         self.viewed = True
 
     def view(self) -> None:
@@ -209,7 +217,10 @@ class StoryTable:
                                     "is saved as it is played; nothing was entered", code=2)
         refusals = [text for kind, text, used in port.said if kind == "refused" and used == len(given)]
         if refusals:
-            return Reply("refused", "\n".join(refusals), code=s.first_code or 2)
+            if port.advised == len(given):  # the phase begins again (its write failed)
+                self.typed, self.answered = [], []
+            self.run(self.typed)  # the question refused, asked again
+            return Reply("refused", "\n".join(refusals), code=2)
         after = (len(s.history), s.case, s.phase, s.waited)
         said = [text.strip() for kind, text, used in port.said
                 if used == len(given) and kind in ("report", "told")]

@@ -307,3 +307,29 @@ def test_the_record_is_locked_polled_and_needs_the_token(served):
         assert guarded.get(route).status_code == 403
     assert guarded.post("/r/late/act", data={"op": "undo"}).status_code == 403
     assert tables.get("late").session.typed == ["Investigate"]
+
+
+def test_a_phase_whose_write_fails_is_refused_and_played_again(served, monkeypatch):
+    tables, c, folder = served
+    from deduce.models.detective_story import table as story_table
+
+    def full(path, data):
+        raise InputError("cannot write: no space left on device", where=str(path))
+
+    before = (folder / "late.json").read_bytes()
+    pick(c, "Investigate")
+    post(c, line="8")
+    post(c, line="keep")
+    post(c, line="4")
+    monkeypatch.setattr(story_table, "write_json_atomic", full)
+    answer = post(c, line="pass")  # the phase's last answer: its write fails
+    assert answer.status_code == 422
+    assert answer.json()["message"].endswith("no space left on device; nothing was saved, so "
+                                             "this is played again")
+    assert (folder / "late.json").read_bytes() == before
+    assert tables.get("late").session.typed == []  # as the terminal: the phase from its start
+    assert "Turn 11: the Action taken" in answer.json()["html"]
+    monkeypatch.undo()
+    for line in ["Investigate", "8", "keep", "4", "pass"]:
+        assert post(c, line=line).json()["kind"] == "accepted", line
+    assert json.loads((folder / "late.json").read_text())["phase"] == "encounter"
