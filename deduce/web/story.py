@@ -132,6 +132,7 @@ class StoryTable:
         self.stopping = False
         self.thread: threading.Thread | None = None
         self.viewed = False  # the port holds the view of the state as it is
+        self.error = ""  # what stopped the last run (the advisor's caps), if anything
 
     @property
     def case(self):
@@ -184,10 +185,11 @@ class StoryTable:
         error the terminal would stop at (the advisor's caps) is said as a refusal, and
         no question waits."""
         self.port.feed(lines)
+        self.error = ""
         try:
             self.session.run()
         except DeduceError as exc:
-            self.port.refuse(str(exc))
+            self.error = str(exc)
             self.port.question = None
         self.viewed = True
 
@@ -211,6 +213,9 @@ class StoryTable:
         given = self.typed + [line]
         self.run(given)
         port = self.port
+        if self.error:
+            self.run(self.typed)
+            return Reply("refused", f"{self.error}; nothing was entered", code=2)
         if port.question is None and port.used == len(given):  # quit, or finished at the end
             self.run(self.typed)
             return Reply("refused", "quit and finish are for the terminal: here every phase "
@@ -410,6 +415,8 @@ def glance(table: StoryTable) -> str:
     c = table.case
     if c.over:
         text = f"The case is over: {outcome_text(c.outcome)}."
+    elif table.error:
+        text = f"The advisor cannot go on: {table.error}"
     elif table.solve != "solved":
         text = solve_text(table)
     elif at_action(table):

@@ -333,3 +333,21 @@ def test_a_phase_whose_write_fails_is_refused_and_played_again(served, monkeypat
     for line in ["Investigate", "8", "keep", "4", "pass"]:
         assert post(c, line=line).json()["kind"] == "accepted", line
     assert json.loads((folder / "late.json").read_text())["phase"] == "encounter"
+
+
+def test_a_case_past_the_advisors_caps_is_shown_and_refused_without_a_traceback(tmp_path, tiny):
+    from deduce.models.detective_story.advice import SM_CAP
+
+    (tmp_path / "x.json").write_text(json.dumps(late_record(tiny) | {"sm": SM_CAP + 1}))
+    tables = Tables(tmp_path)
+    try:
+        tables.open(tmp_path / "x.json").session.wait_solved()
+        c = client(tables)
+        words = f"the advisor handles SM up to {SM_CAP} and Luck up to"
+        assert words in c.get("/r/x").text
+        before = (tmp_path / "x.json").read_bytes()
+        answer = post(c, "x", line="Wait")
+        assert answer.status_code == 422 and words in answer.json()["message"]
+        assert (tmp_path / "x.json").read_bytes() == before
+    finally:
+        tables.close()
