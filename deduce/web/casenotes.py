@@ -14,7 +14,9 @@ box of its own that scrolls sideways when wide; ``why RULE``; the ``explain`` st
 the notes read (``casenotes.explain``, as ``deduce case explain --from-notes``), one at a
 time with its reasons and the grid after it, for a teacher to show; the notes read.
 
-``why`` (the page's query) is ``#K`` for explain step K (from 1), anything else a RULE.
+``why`` (the page's query) is ``#`` for the explain steps, ``#K`` for step K (from 1) shown
+with the grid after it, anything else a RULE. The steps are made only when asked for (an
+explanation takes up to a second or two on a large case), kept by version.
 """
 
 from __future__ import annotations
@@ -308,18 +310,25 @@ def step_reasons(c, e, step) -> str:
 
 
 def explain_section(served, base: str, step: str | None) -> str:
-    """The explain steps from the notes read: every step in a list (its facts and reasons,
-    a link to show it); ``step`` (``K``, from 1) shown first with the grid after it."""
+    """The explain steps from the notes read, asked for by the page (``step`` None: only
+    the link; "": every step in a list, its facts and reasons; ``K``, from 1: step K shown
+    first, with the grid after it, then the list). Explaining takes a moment (up to a
+    second or two on a large case), so entries do not wait for it."""
+    head = ('<section id="explain"><h2>Explain</h2><p class="small">The notes read, step by '
+            "step: easiest first, each step derives its facts from the notes, grid axioms and "
+            "earlier steps it cites, and no fewer.</p>")
+    if step is None:
+        link = (f'<a class="chip live-link" href="{base}?why=%23#explain" data-why="{STEP}" '
+                'id="explain-show">Show the steps</a>')
+        return head + f'<div class="chips links">{link}</div></section>'
     session = served.session
     c = session.case
     e = explanation_of(served)
-    head = (f'<section id="explain"><h2>Explain</h2><p class="small">{len(e.steps)} steps from '
-            f"the {len(session.read)} notes read, easiest first; each derives its facts from "
-            "the notes, grid axioms and earlier steps it cites, and no fewer.</p>")
+    head += f'<p class="small">{len(e.steps)} steps from the {len(session.read)} notes read.</p>'
     if not e.steps:
         return head + '<p class="small">Nothing follows yet: read some notes.</p></section>'
     shown = ""
-    if step is not None:
+    if step:
         if step.isascii() and step.isdigit() and 1 <= int(step) <= len(e.steps):
             k = int(step)
             s = e.steps[k - 1]

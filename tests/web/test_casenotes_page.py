@@ -167,6 +167,10 @@ def test_the_views_show_what_the_session_and_the_models_say(served, folder):
     assert "<b>" not in bad and "&lt;b&gt;" in bad and 'class="why refused"' in bad
     # explain: the steps from the notes read, step 1 shown with its reasons
     e = explain_case(session.case, session.read)
+    plain = c.get("/r/t").text  # made only when asked for
+    assert 'id="explain-show"' in plain and '<li id="step-' not in plain
+    listed = c.get("/r/t", params={"why": "#"}).text
+    assert listed.count('<li id="step-') == len(e.steps) > 1 and "step-shown" not in listed
     page = c.get("/r/t", params={"why": "#1"}).text
     assert f"{len(e.steps)} steps from the 2 notes read" in page
     assert page.count('<li id="step-') == len(e.steps)
