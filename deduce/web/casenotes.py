@@ -245,7 +245,7 @@ def grid_table(c, cells, now, old=None) -> str:
 def grid_section(session: TableSession, r) -> str:
     cells = session.oracle.model.cells
     return ('<section id="grid"><h2>Grid</h2><p class="small">What the notes read force: '
-            "a solved value, or ?n: n values left (tap for them).</p>"
+            "a solved value, or ?n: n values left.</p>"
             f"{grid_table(session.case, cells, r.cells)}</section>")
 
 
