@@ -351,3 +351,18 @@ def test_a_case_past_the_advisors_caps_is_shown_and_refused_without_a_traceback(
         assert (tmp_path / "x.json").read_bytes() == before
     finally:
         tables.close()
+
+
+def test_the_end_of_the_case_is_shown_and_undone(served, tmp_path):
+    _, c, folder = served
+    for line in ["Wait", "2", "Wait", "2"]:
+        answer = post(c, line=line)
+    assert answer.json()["message"].endswith("the case ends: time is up (turn 12 ended without "
+                                             "an arrest) (turn 12)")
+    assert on_disk(folder) == referee(tmp_path, ["Wait", "2", "Wait", "2"])[0]
+    assert on_disk(folder)["outcome"] == "time_up"
+    assert "The case is over: time is up" in answer.json()["html"]
+    assert 'name="pick"' not in answer.json()["html"]  # nothing to answer but undo
+    answer = post(c, op="undo")
+    assert answer.json()["message"] == "Undone: back to turn 12 (encounter), SM 1, Luck 2."
+    assert on_disk(folder)["outcome"] is None
