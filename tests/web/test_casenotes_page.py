@@ -238,3 +238,19 @@ def test_the_record_is_locked_polled_and_needs_the_token(served, folder):
     assert guarded.post("/r/t/act", data={"op": "undo"}).status_code == 403
     assert on_disk(folder, "t.json")["read"] == [0]
     assert guarded.get("/r/t?token=s3cret").status_code == 200  # the cookie, then the page
+
+
+@pytest.mark.parametrize("read, code, words", [
+    ([1, 3], 3, "the notes the record has read cannot all hold; a minimal conflicting set:"),
+    ([9], 2, "field 'read', item 0: no note 9: the case has notes 0 to 4"),
+])
+def test_deduce_serve_refuses_a_bad_or_contradictory_record(folder, read, code, words):
+    from click.testing import CliRunner
+
+    from deduce.cli.main import cli
+
+    path = folder / "bad.json"
+    path.write_text(json.dumps({"game": "case-notes", "case": "tiny.toml", "read": read}))
+    result = CliRunner().invoke(cli, ["serve", str(path), "--port", "0", "--dir", str(folder)])
+    assert result.exit_code == code and words in result.output
+    assert not [p for p in folder.iterdir() if p.name.endswith(".lock")]

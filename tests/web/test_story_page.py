@@ -366,3 +366,12 @@ def test_the_end_of_the_case_is_shown_and_undone(served, tmp_path):
     answer = post(c, op="undo")
     assert answer.json()["message"] == "Undone: back to turn 12 (encounter), SM 1, Luck 2."
     assert on_disk(folder)["outcome"] is None
+
+
+def test_deduce_serve_refuses_a_bad_record_naming_its_field(tmp_path, tiny):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(late_record(tiny) | {"luck": "lots"}))
+    result = CliRunner().invoke(cli, ["serve", str(path), "--port", "0", "--dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"{path}: field 'luck': expected an integer, got 'lots'" in result.output
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".lock")]
