@@ -11,6 +11,8 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deduce.core.errors import InputError
 from deduce.models.casenotes.advice import why_rule
@@ -254,3 +256,29 @@ def test_deduce_serve_refuses_a_bad_or_contradictory_record(folder, read, code, 
     result = CliRunner().invoke(cli, ["serve", str(path), "--port", "0", "--dir", str(folder)])
     assert result.exit_code == code and words in result.output
     assert not [p for p in folder.iterdir() if p.name.endswith(".lock")]
+
+
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["visit", "note", "undo"]), st.integers(0, 4)),
+                max_size=6))
+def test_any_taps_give_the_terminals_replies_and_record(served, folder, taps):
+    """Whatever is tapped (refused ones too), each reply and the record are those of the
+    terminal's session given the same lines."""
+    tables, c = served
+    session = tables.get("t").session
+    while session.read:  # back to the start (hypothesis reuses the fixture)
+        session.handle("undo")
+    sources = session.case.sources
+    (folder / "ref.json").write_bytes((folder / "start.json").read_bytes())
+    with TableSession.open(folder / "ref.json") as ref:
+        for op, k in taps:
+            if op == "visit":
+                fields, line = {"source": str(k % len(sources))}, f'visit "{sources[k % len(sources)]}"'
+            elif op == "note":
+                fields, line = {"note": str(k)}, f"note {k}"
+            else:
+                fields, line = {}, "undo"
+            got = post(c, "t", op=op, **fields).json()
+            want = ref.handle(line)
+            assert (got["kind"], got["message"]) == (want.kind, want.message)
+            assert on_disk(folder, "t.json")["read"] == on_disk(folder, "ref.json")["read"]

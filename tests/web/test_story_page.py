@@ -14,6 +14,8 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deduce.cli.main import cli
 from deduce.core.errors import InputError
@@ -375,3 +377,38 @@ def test_deduce_serve_refuses_a_bad_record_naming_its_field(tmp_path, tiny):
     assert result.exit_code == 2
     assert f"{path}: field 'luck': expected an integer, got 'lots'" in result.output
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".lock")]
+
+
+@pytest.mark.slow  # about 0.3 s of CPU an example (two sessions and a dozen requests)
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.integers(0, 11), st.just("undo")), min_size=1, max_size=7))
+def test_any_taps_give_the_record_of_the_same_piped_lines(tmp_path_factory, taps):
+    """Chips tapped at random (by index; undo among them): the record on disk is the one
+    the terminal's session writes when the same lines are piped to it."""
+    tmp = tmp_path_factory.mktemp("walk")
+    tiny = write_campaign(tmp / "tiny", TINY)
+    text = json.dumps(late_record(tiny))
+    (tmp / "late.json").write_text(text)
+    (tmp / "start.json").write_text(text)
+    tables = Tables(tmp)
+    try:
+        table = tables.open(tmp / "late.json").session
+        table.wait_solved()
+        c = client(tables)
+        lines = []
+        for tap in taps:
+            if tap == "undo":
+                post(c, op="undo")
+                lines.append("undo")
+                continue
+            choices = story.current_choices(table)
+            if not choices:
+                break
+            line = choices[tap % len(choices)][0]
+            post(c, pick=str(tap % len(choices)))
+            lines.append(line)
+        expected, _ = referee(tmp, lines)
+        assert json.loads((tmp / "late.json").read_text()) == expected
+    finally:
+        tables.close()
