@@ -412,3 +412,30 @@ def test_any_taps_give_the_record_of_the_same_piped_lines(tmp_path_factory, taps
         assert json.loads((tmp / "late.json").read_text()) == expected
     finally:
         tables.close()
+
+
+def test_the_page_answers_while_the_case_is_being_solved(tmp_path, tiny, monkeypatch):
+    import threading
+
+    gate = threading.Event()
+    solve = TableSession.prepare
+    monkeypatch.setattr(TableSession, "prepare", lambda self: (gate.wait(30), solve(self)))
+    monkeypatch.setattr(story, "SOLVE_WAIT", 0)
+    (tmp_path / "late.json").write_text(json.dumps(late_record(tiny)))
+    tables = Tables(tmp_path)
+    try:
+        table = tables.open(tmp_path / "late.json").session
+        c = client(tables)
+        page = c.get("/r/late").text  # the solve holds no lock the page needs
+        assert table.solve == "solving" and "Solving the whole case once" in page
+        assert "turn 11/12" in page and 'id="question"' not in page
+        solving = c.get("/r/late/version").json()["version"]
+        answer = post(c, line="Wait")
+        assert answer.status_code == 422 and "the case is being solved" in answer.json()["message"]
+        gate.set()
+        assert table.wait_solved(30) and table.solve == "solved"
+        assert c.get("/r/late/version").json()["version"] != solving  # the poll brings it
+        assert "Turn 11: the Action taken" in c.get("/r/late").text
+    finally:
+        gate.set()
+        tables.close()
