@@ -182,7 +182,7 @@ class StoryTable:
     # -- answers
     def run(self, lines: list[str]) -> None:
         """Play ``lines`` through the session as piped lines (then the input ends). An
-        error the terminal would stop at (the advisor's caps) is said as a refusal, and
+        error the terminal would stop at (the advisor's caps) is kept in ``error``, and
         no question waits."""
         self.port.feed(lines)
         self.error = ""
@@ -569,8 +569,13 @@ def action_odds(o: dict) -> str:
 def answers_so_far(table: StoryTable) -> str:
     if not table.answered:
         return ""
-    items = "".join(f"<li>{h(split_question(q)[0])}: <strong>{h(a)}</strong></li>"
-                    for q, a in table.answered)
+    action = table.session.phase == "action"  # then the first answer is the Action
+
+    def asked(i: int, question: str) -> str:
+        return "the Action" if action and i == 0 else split_question(question)[0]
+
+    items = "".join(f"<li>{h(asked(i, q))}: <strong>{h(a)}</strong></li>"
+                    for i, (q, a) in enumerate(table.answered))
     return (f'<section id="answered"><h2>This phase so far</h2><p class="small">Saved when '
             f"the phase is played.</p><ol>{items}</ol></section>")
 
