@@ -439,3 +439,13 @@ def test_the_page_answers_while_the_case_is_being_solved(tmp_path, tiny, monkeyp
     finally:
         gate.set()
         tables.close()
+
+
+def test_without_the_script_a_plain_form_gets_the_whole_page(served):
+    _, c, folder = served
+    version = c.get("/r/late/version").json()["version"]
+    answer = c.post("/r/late/act", data={"version": version, "op": "answer", "line": "Wait"})
+    assert answer.status_code == 200 and answer.text.startswith("<!doctype html>")
+    assert "Encounter Matrix (turn 11)" in answer.text and on_disk(folder)["phase"] == "encounter"
+    refused = c.post("/r/late/act", data={"version": version, "line": "Wait"})
+    assert refused.status_code == 409 and "Not entered" in refused.text
