@@ -8,7 +8,8 @@ Routes (``SLUG``: a served record, ``web.tables``)::
     GET  /r/SLUG              the record's page (``?why=N``: with why for suspect N)
     GET  /r/SLUG/main         its live part as JSON {version, html} (the script's refresh)
     GET  /r/SLUG/version      {version} (the script polls it every 2 s)
-    POST /r/SLUG/act          an entry or an undo: 200 accepted, 422 refused, 409 stale
+    POST /r/SLUG/act          an entry or an undo: 200 accepted (or waiting for what came,
+                              kind "info": nothing saved yet), 422 refused, 409 stale
     GET  /static/NAME         the vendored stylesheet and script
 
 A POST from the page's script (header ``X-Deduce-Fetch``) is answered with JSON {kind,
@@ -286,6 +287,9 @@ async def record_act(request: Request, tables: Tables) -> Response:
                 if reply.kind == "accepted":
                     status = 200
                     box = notice("accepted", "Saved", message)
+                elif reply.kind == "info":  # an entry waiting for what came: not saved yet
+                    status = 200
+                    box = notice("info", "Waiting for what came (not saved yet)", message)
                 else:
                     status = 422
                     title = "Refused: contradiction" if reply.code == 3 else "Refused"
