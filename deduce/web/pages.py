@@ -24,7 +24,8 @@ import importlib
 from types import ModuleType
 
 #: record "game" -> the module of its page
-GAME_PAGES: dict[str, str] = {"sherlock13": "deduce.web.s13", "deductions": "deduce.web.deductions"}
+GAME_PAGES: dict[str, str] = {"sherlock13": "deduce.web.s13", "deductions": "deduce.web.deductions",
+                              "irregulars": "deduce.web.irregulars"}
 
 
 def game_page(game: str) -> ModuleType | None:
