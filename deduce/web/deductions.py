@@ -119,8 +119,7 @@ def _typed_answer(form, key: str, setup, cards, where: str):
             raise InputError(f"choose the 4 cards of grid row {key[4:]}",
                              where=f"{where}, field {key!r}")
     elif key in ("solutions", "red_herrings"):
-        ids = [c.id for c in cards.of_kind(SOLUTION if key == "solutions" else RED_HERRING)]
-        answer = form.pick_all(key, ids, where) or None
+        answer = form.pick_all(key, [c.id for c in cards.cards], where) or None
     elif key.startswith("pool:"):
         seat = setup.players.index(key[5:])
         return form.get(f"pool-{seat}") or ""
