@@ -64,13 +64,15 @@ def version_of(html: str) -> str:
 
 
 def post_act(c, slug: str, fields, version: str | None = None, script: bool = True):
-    """POST an entry form (``fields``: a dict or (name, value) pairs) to the record
+    """POST an entry form (``fields``: a dict, a list value for a field given several
+    times, or (name, value) pairs) to the record
     ``slug`` on the version now (or ``version``), as the page's script does."""
     version = version or c.get(f"/r/{slug}/version").json()["version"]
     pairs = list(fields.items()) if isinstance(fields, dict) else list(fields)
     data: dict[str, list[str]] = {}
     for key, value in [("version", version), *pairs]:
-        data.setdefault(key, []).append(str(value))
+        values = value if isinstance(value, (list, tuple)) else [value]
+        data.setdefault(key, []).extend(str(v) for v in values)
     return c.post(f"/r/{slug}/act", data=data, headers=FETCH if script else {})
 
 

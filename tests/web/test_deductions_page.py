@@ -267,7 +267,7 @@ def test_a_bad_setup_is_refused_naming_the_field(served, change, field, words):
 
 def test_hostile_names_are_shown_as_text(served):
     tables, c, folder = served
-    assert c.post("/new", data=dealt_fields(players=HOSTILE, me=2)).status_code == 200
+    assert c.post("/new", data=dealt_fields(players=HOSTILE, me=2), follow_redirects=False).status_code == 303
     assert on_disk(folder)["setup"]["players"] == HOSTILE
     post_act(c, "g", {"op": "draw"})
     refused = post_act(c, "g", {"op": "draw"}).json()
