@@ -44,7 +44,7 @@ from deduce.models.deductions.cards import (
 from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import COLUMNS, MAX_PLAYERS, SIZE, cell_name, line_name
 from deduce.models.deductions.table import TableSession
-from deduce.web.forms import seat_name, seated_players
+from deduce.web.forms import seated_players
 from deduce.web.html import chips, fieldset, h, player_fields, select
 from deduce.web.tables import record_version
 
@@ -111,7 +111,7 @@ def _missing(key: str, _setup) -> None:
 def _typed_answer(form, key: str, setup, cards, where: str):
     """The answer to the setup field ``key`` from the form (``_missing`` when blank)."""
     if key == "to_play":
-        answer = seat_name(form, "to_play", setup.players, where)
+        answer = form.pick("to_play", list(setup.players), where)
     elif key.startswith("grid"):
         picked = [form.pick(f"{key}-{c}", CLUES, where) for c in range(SIZE)]
         answer = picked if all(picked) else None
@@ -339,7 +339,7 @@ def entry_forms(session, pos, legal: list, base: str, ver: str) -> str:
                  + fieldset("Its new discount", chips("suit", [(str(i), s) for i, s in enumerate(SUITS)],
                                                       prefix="rotate-suit")))
         out.append(_details("Irene Adler: turn a discount", _form(base, ver, "rotate", inner, "Rotate")))
-    return f'<section id="entry"><h2>{h(who)}: {h(pos.step)}</h2>{"".join(out)}</section>'
+    return f'<section id="entry"><h2>Enter ({h(who)}, {h(pos.step)})</h2>{"".join(out)}</section>'
 
 
 def _details(summary_text: str, inner: str) -> str:

@@ -84,7 +84,3 @@ def seated_players(form: Form, most: int, where: str) -> tuple[list[str], str | 
             raise InputError(f"player {int(seat) + 1}'s name is blank", where=f"{where}, field 'me'")
     return [name for name in boxes if name], me
 
-
-def seat_name(form: Form, name: str, players: Sequence[str], where: str) -> str | None:
-    """The player whose seat (an index into ``players``) the field ``name`` holds."""
-    return form.pick(name, list(players), where)

@@ -317,7 +317,7 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
     kinds = {type(a) for a in legal}
     phase = st.phase
     if phase == rules.INVESTIGATE:
-        out.append(picks_form(session, pos, legal, evidence, base, ver))
+        out.append(picks_form(session, pos, evidence, base, ver))
     elif phase in (rules.ARREST, rules.FINAL):
         who = session.to_act()
         vs = [(str(villains.index(v)), _villain_label(cards, v)) for v in pos.villains]
@@ -365,7 +365,7 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
     return f'<section id="entry"><h2>Enter</h2>{"".join(out)}</section>'
 
 
-def picks_form(session, pos, legal, evidence, base: str, ver: str) -> str:
+def picks_form(session, pos, evidence, base: str, ver: str) -> str:
     """The Investigate picks: mine (the cards of my hand; pass) and, multiplayer, the
     others' as they are revealed (each a card, or pass), entered in any order."""
     cards = pos.cards

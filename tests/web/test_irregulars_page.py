@@ -262,8 +262,11 @@ def test_a_stale_view_is_refused(served):
     ({"seed": ""}, "seed", "type the seed"),
     ({"me": ""}, "me", "choose which player you are"),
     ({"player": ["Ann", "", "", "", ""]}, "players", "1 players; the game takes 2 to 5"),
-    ({"mode": "1", "player": ["Holmes"]}, "players", ""),
+    ({"mode": "1", "player": ["Holmes"]}, "me", "the same name as players[0]"),
+    ({"start": "1", "seed": "", "inspector": "0", "villains": ["0", "1", "2", "3", "3"]},
+     "villains", f"{VILLAINS[3]} is listed twice"),
     ({"mode": "2"}, "mode", "not one of the 2 choices"),
+    ({"name": "a/b"}, "name", "no folder"),
     ({"start": "1", "seed": ""}, "inspector", "choose your Inspector"),
 ])
 def test_a_bad_setup_is_refused_naming_the_field(served, change, field, words):
