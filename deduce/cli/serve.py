@@ -19,10 +19,11 @@ from deduce.cli.common import reports_errors
 @reports_errors
 def serve(records: tuple[str, ...], host: str, port: int, folder: str) -> None:
     """Serve live table pages: enter each turn by taps on a phone, see the clue sheet,
-    the criminal odds and the best questions. Sherlock 13 records for now.
+    the criminal odds and the best questions. Sherlock 13, Deductions and Baker Street
+    Irregulars records.
 
-    Each RECORD given is opened as `deduce s13 table` opens it (and locked while the
-    server runs); new records are made from the page, in --dir. Every accepted entry is
+    Each RECORD given is opened as its game's table command opens it (`deduce s13
+    table`, ...) and locked while the server runs; new records are made from the page, in --dir. Every accepted entry is
     saved at once (atomically); an entry made on a view another device has changed since
     is refused, never merged.
 

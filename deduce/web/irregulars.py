@@ -263,11 +263,12 @@ def _glance(pos) -> str:
     return f"{where}, {pos.phase} phase{twist}"
 
 
-def _form(base: str, ver: str, op: str, inner: str, button: str) -> str:
+def _form(base: str, ver: str, op: str, inner: str, button: str, primary: bool = True) -> str:
+    kind = "primary" if primary else "wide"
     return (f'<form class="entry live" method="post" action="{base}/act">'
             f'<input type="hidden" name="version" value="{h(ver)}">'
             f'<input type="hidden" name="op" value="{op}">{inner}'
-            f'<button type="submit" class="primary" id="enter-{op}">{h(button)}</button></form>')
+            f'<button type="submit" class="{kind}" id="enter-{op}">{h(button)}</button></form>')
 
 
 def undo_form(session, base: str, ver: str) -> str:
@@ -329,11 +330,11 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
                  + fieldset("The Holmes board", chips("ignore", [("1", "ignore one icon")],
                                                       kind="checkbox", prefix="arrest-ignore")))
         out.append(_form(base, ver, "arrest", inner, "Arrest"))
-        out.append(_form(base, ver, "pass", "", f"{who}: no arrest (pass)"))
+        out.append(_form(base, ver, "pass", "", f"{who}: no arrest (pass)", primary=False))
         if rules.Jump in kinds:
-            out.append(_form(base, ver, "jump", "", "Holmes board: jump to the front"))
+            out.append(_form(base, ver, "jump", "", "Holmes board: jump to the front", primary=False))
         if rules.Watson in kinds:
-            out.append(_form(base, ver, "watson", "", "Watson board: up one place"))
+            out.append(_form(base, ver, "watson", "", "Watson board: up one place", primary=False))
         if rules.Wiggins in kinds:
             ws = [a.villain for a in legal if isinstance(a, rules.Wiggins)]
             inner = fieldset("Wiggins board: the tail moves to", chips(
@@ -345,7 +346,7 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
         vs = [(str(villains.index(v)), _villain_label(cards, v)) for v in pos.villains]
         inner = fieldset(f"{who} tails", chips("villain", vs, prefix="tail-v", wide=True))
         out.append(_form(base, ver, "tail", inner, "Tail"))
-        out.append(_form(base, ver, "pass", "", f"{who}: no tail (pass)"))
+        out.append(_form(base, ver, "pass", "", f"{who}: no tail (pass)", primary=False))
     elif phase == rules.BONUS:
         who = session.to_act()
         takes = [a.card for a in legal if isinstance(a, rules.TakeCard)] or list(pos.hand)

@@ -2,7 +2,9 @@
 through Selenium, at 360 x 800) against the real server: a dealt record made from the
 page, one entry or two by taps, the record on disk equal to the terminal session's for
 the same lines, and no horizontal scroll. Skipped without the system's chromium and
-chromedriver (``.ci/run`` installs them), as ``test_browser.py``."""
+chromedriver (``.ci/run`` installs them), as ``test_browser.py``. With
+``DEDUCE_SCREENSHOT_DIR`` set, each page at 360 x 800 after its entries is saved there
+(``serve-deductions.png``, ``serve-irregulars.png``)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,14 @@ pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
     reason=f"no system Chromium ({CHROMIUM}) or chromedriver ({DRIVER}): install the "
            "chromium and chromium-driver packages (.ci/run does)")
+
+
+def screenshot(driver, name: str) -> None:
+    """The page at 360 x 800 from its top, when ``DEDUCE_SCREENSHOT_DIR`` is set."""
+    shots = os.environ.get("DEDUCE_SCREENSHOT_DIR")
+    if shots:
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(shots, name))
 
 
 def make_dealt(driver, url: str, game: str, name: str, players: list[str], taps=()) -> None:
@@ -63,6 +73,7 @@ def test_deductions_by_taps(server, browser, tmp_path):  # noqa: F811
         assert saved == json.loads(ref.path.read_text(encoding="utf-8"))
         assert len(saved["entries"]) == 2
     assert no_horizontal_scroll(browser)
+    screenshot(browser, "serve-deductions.png")
 
 
 def test_irregulars_by_taps(server, browser, tmp_path):  # noqa: F811
@@ -79,3 +90,4 @@ def test_irregulars_by_taps(server, browser, tmp_path):  # noqa: F811
         saved = json.loads((folder / "i.json").read_text(encoding="utf-8"))
         assert saved == json.loads(ref.path.read_text(encoding="utf-8"))
     assert no_horizontal_scroll(browser)
+    screenshot(browser, "serve-irregulars.png")
