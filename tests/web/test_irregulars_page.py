@@ -290,3 +290,36 @@ def test_hostile_names_in_lines_and_on_the_page(served, tmp_path):
         assert "<script>alert" not in text and "<img src=x" not in text and "\x1b" not in text
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "Ann\\x1b[2J&amp;amp; (me)" in c.get("/r/g").text
+
+
+def test_any_posted_form_is_answered_never_raised(tmp_path):
+    """Whatever the fields hold, ``act`` answers with a reply and a refused entry leaves
+    the record on disk as it was."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from deduce.web import irregulars
+    from deduce.web.forms import Form
+    from deduce.web.tables import Served
+
+    session = TableSession.open(tmp_path / "p.json", seed=7, mode="solo", me="Ann")
+    served = Served("p", session.path, irregulars, session)
+    names = ["op", "mine", "reveal-1", "villain", "with", "ignore", "card", "board", "choice",
+             "player", "inspector", "refill", "twist", "hand", "holmes", "ok"]
+    value = st.one_of(st.integers(-2, 110).map(str), st.sampled_from(irregulars.OPS),
+                      st.sampled_from(["pass", "1", ""]), st.text(max_size=8))
+
+    @settings(max_examples=80)
+    @given(st.lists(st.tuples(st.sampled_from(names), value), max_size=6))
+    def check(pairs):
+        before = session.path.read_bytes()
+        reply = irregulars.act(served, Form(pairs))
+        assert reply.kind in ("accepted", "refused", "info")
+        if reply.kind == "refused":
+            assert reply.message and session.path.read_bytes() == before
+        irregulars.render(served, "", None)
+
+    try:
+        check()
+    finally:
+        session.close()
