@@ -66,7 +66,7 @@ LINES = [("row", i) for i in range(SIZE)] + [("column", i) for i in range(SIZE)]
 SETUP_WORDS = {"players": "2, 3 or 4 player names", "me": "which player you are",
                "to_play": "who plays first", "solutions": "the 4 Solutions shown",
                "red_herrings": "the 4 Red Herrings shown"}
-#: the entry forms' ops and the session's words for them
+#: the entry forms' ops (a hidden field of each form)
 OPS = ("draw", "take", "mind", "solve", "reserve", "rotate", "discard", "claim", "part", "undo")
 
 

@@ -295,6 +295,8 @@ def _evidence_options(cards) -> list[tuple[str, str]]:
 
 
 def entry_forms(session, pos, base: str, ver: str) -> str:
+    """The forms of the entries of the phase now (the engine's legal actions say which
+    boards may be played), or what came when an entry waits for it."""
     st = session.state
     cards = pos.cards
     pending = session.pending
