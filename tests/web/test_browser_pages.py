@@ -58,6 +58,7 @@ def make_record(driver, url: str, game: str, name: str, taps: list[str]) -> None
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver.get(url + "/?token=" + TOKEN)
+    driver.get(url + f"/?new={game}")
     assert no_horizontal_scroll(driver)
     form = driver.find_element(By.CSS_SELECTOR, f'form.new:has(input[name="game"][value="{game}"])')
     form.find_element(By.NAME, "name").send_keys(name)

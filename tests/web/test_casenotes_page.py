@@ -82,7 +82,7 @@ def test_a_record_made_from_the_page_is_the_terminals(tmp_path):
     tables = Tables(games)
     c = client(tables)
     try:
-        index = c.get("/")
+        index = c.get("/?new=case-notes")
         assert "New Case notes record" in index.text
         k = shipped_names().index("lantern-street")
         answer = c.post("/new", data={"game": "case-notes", "name": "n", "case": str(k)},

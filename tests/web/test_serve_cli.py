@@ -58,11 +58,21 @@ def test_a_contradictory_record_exits_3(tmp_path):
     assert no_lock_left(tmp_path)
 
 
-def test_another_games_record_is_refused(tmp_path):
+def test_a_game_without_a_page_is_refused(tmp_path, monkeypatch):
+    from deduce.web import pages
+
+    monkeypatch.setattr(pages, "GAME_PAGES", {"sherlock13": "deduce.web.s13"})
     position = {"game": "deductions", "display": [], "pools": {}, "reserved": []}
     result = run(write(tmp_path / "d.json", position), "--port", "0")
     assert result.exit_code == 2
     assert "deduce serve has no page for a Deductions position yet" in result.output
+
+
+def test_a_position_is_not_a_table_record(tmp_path):
+    position = {"game": "deductions", "display": [], "pools": {}, "reserved": []}
+    result = run(write(tmp_path / "d.json", position), "--port", "0")
+    assert result.exit_code == 2 and "d.json" in result.output
+    assert "this is a Deductions position, not a table record" in result.output
 
 
 def test_dir_must_be_a_folder(tmp_path):

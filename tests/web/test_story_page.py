@@ -195,7 +195,7 @@ def test_a_record_made_from_the_page_is_story_news(tmp_path, tiny, monkeypatch):
     tables = Tables(folder)
     c = client(tables)
     try:
-        index = c.get("/").text
+        index = c.get("/?new=detective-story").text
         assert "New Detective Story record" in index and "a001 The Test Case" in index
         traits = [str(T.STARTING_TRAITS.index(t)) for t in ("Aware", "Science", "Tracking")]
         answer = c.post("/new", data={"game": "detective-story", "name": "s", "adventure": "0",
