@@ -26,12 +26,12 @@ records are made at the terminal and then served.
 from __future__ import annotations
 
 import re
-import shlex
 from collections import Counter
 
 from deduce.core.errors import InputError
-from deduce.core.numbers import whole_number
 from deduce.core.table_session import Reply
+from deduce.web import entry_pages
+from deduce.web.entry_pages import chosen, dealt_seed, entry_form, missing, quote, undo_form
 from deduce.models.deductions.cards import (
     ALLY_SUIT,
     CLUES,
@@ -46,7 +46,6 @@ from deduce.models.deductions.position import COLUMNS, MAX_PLAYERS, SIZE, cell_n
 from deduce.models.deductions.table import TableSession
 from deduce.web.forms import seated_players
 from deduce.web.html import chips, fieldset, h, player_fields, select
-from deduce.web.tables import record_version
 
 GAME = "deductions"
 TITLE = "Deductions"
@@ -57,7 +56,6 @@ SHORT = dict(zip(SUITS, ("Sta", "P&T", "Wri", "Art", "Kno")))
 SUIT_CLASS = dict(zip(SUITS, ("s-sta", "s-pt", "s-wri", "s-art", "s-kno")))
 MILESTONE_WORDS = {"diversity": "Diversity", "completion": "Case Completion"}
 #: the largest seed a dealt game takes (``deduce deductions table --seed``)
-MAX_SEED = 2**63 - 1
 #: the 16 cells, row by row from the top (the take form's values are their indices)
 CELLS = [(r, c) for r in range(SIZE) for c in range(SIZE)]
 #: the 8 lines a Mind Palace may be made on
@@ -90,10 +88,7 @@ def create_record(path, form) -> TableSession:
     players, me = seated_players(form, MAX_PLAYERS, where)
     start = form.pick("start", ("dealt", "typed"), where) or "dealt"
     if start == "dealt":
-        text = form.get("seed")
-        if text is None:
-            raise InputError("type the seed of the deal (a whole number)", where=f"{where}, field 'seed'")
-        seed = whole_number(text.strip(), 0, MAX_SEED, "a seed", where=f"{where}, field 'seed'")
+        seed = dealt_seed(form)
         return TableSession.open(path, seed=seed, players=players or None, me=me,
                                  ask=_missing)
     cards = load_cards(None)
@@ -104,8 +99,11 @@ def create_record(path, form) -> TableSession:
     return TableSession.open(path, players=players or None, me=me, ask=ask)
 
 
-def _missing(key: str, _setup) -> None:
-    raise InputError(f"choose {SETUP_WORDS.get(key, key)}", where=f"new record, field {key!r}")
+
+
+def _missing(key: str, _setup=None) -> None:
+    """Refuse a new record whose setup field ``key`` was not given."""
+    missing(key, SETUP_WORDS)
 
 
 def _typed_answer(form, key: str, setup, cards, where: str):
@@ -131,12 +129,9 @@ def _typed_answer(form, key: str, setup, cards, where: str):
 
 
 def version(session: TableSession) -> str:
-    """The record's version; an entry waiting for what came (in memory, not saved) is part
-    of the view, so another tab's view of it is stale too."""
-    data = session.record.to_json()
-    if session.pending is not None:
-        return record_version({"record": data, "waiting": session.pending.text})
-    return record_version(data)
+    """The record's version, the entry waiting for what came included
+    (``entry_pages.version``)."""
+    return entry_pages.version(session)
 
 
 def summary(session: TableSession) -> str:
@@ -147,25 +142,13 @@ def summary(session: TableSession) -> str:
 
 
 # ----------------------------------------------------------------------------- entries
+
+
+
+
 def act(served, form) -> Reply:
-    """The session's reply to a posted entry: the form's ``op`` and chips made into the
-    terminal's line (``entry_lines``) and handed to ``TableSession.handle``, line by line
-    (what came, given in parts, stops at the first refusal)."""
-    session = served.session
-    try:
-        lines = entry_lines(form, session)
-    except InputError as exc:
-        return Reply("refused", str(exc), code=2)
-    reply = Reply("refused", "nothing to enter: choose what came", code=2)
-    for line in lines:
-        reply = session.handle(line)
-        if reply.kind != "info" or session.pending is None:
-            break
-    return reply
-
-
-def _q(text: str) -> str:
-    return shlex.quote(text)
+    """The session's reply to a posted entry (``entry_pages.act`` of ``entry_lines``)."""
+    return entry_pages.act(served.session, form, entry_lines)
 
 
 def entry_lines(form, session: TableSession) -> list[str]:
@@ -178,7 +161,7 @@ def entry_lines(form, session: TableSession) -> list[str]:
         return ["undo"]
     if op == "draw":
         card = form.pick("card", CLUES, where)
-        return ["draw" + ("" if card is None else f" {_q(card)}")]
+        return ["draw" + ("" if card is None else f" {quote(card)}")]
     if op == "take":
         cell = form.pick("cell", [cell_name(c) for c in CELLS], where)
         if cell is None:
@@ -191,43 +174,38 @@ def entry_lines(form, session: TableSession) -> list[str]:
             raise InputError("choose the row or column", where=f"{where}, field 'line'")
         return [f"mind {line}"]
     if op == "solve":
-        case = _chosen(form, "case", _case_ids(pos), where, "the case solved")
+        case = chosen(form, "case", _case_ids(pos), where, "the case solved")
         uses = form.get("with")
-        return [f"solve {_q(case)}" + ("" if uses is None else f" with {_q(uses.strip())}")]
+        return [f"solve {quote(case)}" + ("" if uses is None else f" with {quote(uses.strip())}")]
     if op == "reserve":
-        return [f"reserve {_q(_chosen(form, 'case', _case_ids(pos), where, 'the case reserved'))}"]
+        return [f"reserve {quote(chosen(form, 'case', _case_ids(pos), where, 'the case reserved'))}"]
     if op == "rotate":
-        case = _chosen(form, "case", _case_ids(pos), where, "the solved card turned")
-        suit = _chosen(form, "suit", SUITS, where, "the new discount suit")
-        return [f"rotate {_q(case)} {_q(suit)}"]
+        case = chosen(form, "case", _case_ids(pos), where, "the solved card turned")
+        suit = chosen(form, "suit", SUITS, where, "the new discount suit")
+        return [f"rotate {quote(case)} {quote(suit)}"]
     if op == "discard":
-        return [f"discard {_q(_chosen(form, 'card', CLUES, where, 'the card discarded'))}"]
+        return [f"discard {quote(chosen(form, 'card', CLUES, where, 'the card discarded'))}"]
     if op == "claim":
-        milestone = _chosen(form, "milestone", MILESTONES, where, "the milestone")
+        milestone = chosen(form, "milestone", MILESTONES, where, "the milestone")
         ids = form.pick_all("cases", _case_ids(pos), where)
-        return [f"claim {milestone}" + (f" {_q(', '.join(ids))}" if ids else "")]
+        return [f"claim {milestone}" + (f" {quote(', '.join(ids))}" if ids else "")]
     if op == "part":
         lines = []
         refills = form.pick_all("refill", CLUES, where)
         if refills:
-            lines.append(f"refill {_q(', '.join(refills))}")
+            lines.append(f"refill {quote(', '.join(refills))}")
         got = form.pick("got", CLUES, where)
         if got is not None:
-            lines.append(f"got {_q(got)}")
+            lines.append(f"got {quote(got)}")
         reveal = form.pick("reveal", _case_ids(pos), where)
         if reveal is not None:
-            lines.append(f"reveal {_q(reveal)}")
+            lines.append(f"reveal {quote(reveal)}")
         if not lines:
             raise InputError("choose what came", where=f"{where}, field 'refill'")
         return lines
     raise InputError("no such entry", where=f"{where}, field 'op'")
 
 
-def _chosen(form, name: str, options, where: str, what: str) -> str:
-    value = form.pick(name, list(options), where)
-    if value is None:
-        raise InputError(f"choose {what}", where=f"{where}, field {name!r}")
-    return value
 
 
 def _case_ids(pos) -> list[str]:
@@ -264,20 +242,8 @@ def _glance(session, pos) -> str:
     return f"points: {points} · deck {deck} · {len(session.record.entries)} entries"
 
 
-def _form(base: str, ver: str, op: str, inner: str, button: str, cls: str = "") -> str:
-    return (f'<form class="entry live {cls}" method="post" action="{base}/act">'
-            f'<input type="hidden" name="version" value="{h(ver)}">'
-            f'<input type="hidden" name="op" value="{op}">{inner}'
-            f'<button type="submit" class="primary" id="enter-{op}">{h(button)}</button></form>')
 
 
-def undo_form(session, base: str, ver: str) -> str:
-    disabled = "" if session.record.entries or session.pending is not None else " disabled"
-    label = "Drop the entry waiting" if session.pending is not None else "Undo last entry"
-    return (f'<form class="live undo" method="post" action="{base}/act">'
-            f'<input type="hidden" name="version" value="{h(ver)}">'
-            '<input type="hidden" name="op" value="undo">'
-            f'<button type="submit" id="undo"{disabled}>{label}</button></form>')
 
 
 def _card_chips(name: str, cards, prefix: str, kind: str = "radio") -> str:
@@ -301,7 +267,7 @@ def entry_forms(session, pos, legal: list, base: str, ver: str) -> str:
     if R.Draw in kinds:
         inner = ("" if seeded else
                  fieldset("The card drawn", _card_chips("card", CLUES, "draw-card")))
-        out.append(_form(base, ver, "draw", inner, "Draw" + (" (the deal gives it)" * seeded)))
+        out.append(entry_form(base, ver, "draw", inner, "Draw" + (" (the deal gives it)" * seeded)))
     if R.Solve in kinds or pos.step == "start":
         out.append(solve_form(session, pos, base, ver))
     if R.Take in kinds:
@@ -312,12 +278,12 @@ def entry_forms(session, pos, legal: list, base: str, ver: str) -> str:
         inner = fieldset(f"Mind Palace{forced}: the line",
                          chips("line", [(str(LINES.index(x)), line_name(x)) for x in lines],
                                prefix="mind-line"))
-        out.append(_form(base, ver, "mind", inner, "Mind Palace"))
+        out.append(entry_form(base, ver, "mind", inner, "Mind Palace"))
     if R.Discard in kinds:
         cards = [c for c in CLUES if any(isinstance(a, R.Discard) and a.card == c for a in legal)]
         inner = fieldset(f"{who} discards (pool {len(pos.pools[who])}, over 10)",
                          _card_chips("card", cards, "discard-card"))
-        out.append(_form(base, ver, "discard", inner, "Discard"))
+        out.append(entry_form(base, ver, "discard", inner, "Discard"))
     if R.Claim in kinds:
         ms = [m for m in MILESTONES if any(isinstance(a, R.Claim) and a.milestone == m for a in legal)]
         solved = [s.id for s in pos.solved[who]]
@@ -326,19 +292,19 @@ def entry_forms(session, pos, legal: list, base: str, ver: str) -> str:
             prefix="claim-m"))
             + fieldset("With these 5 cards (none ticked: the ones that keep the most bonus)",
                        _case_chips(pos, "cases", solved, "claim-case", kind="checkbox")))
-        out.append(_form(base, ver, "claim", inner, "Claim"))
+        out.append(entry_form(base, ver, "claim", inner, "Claim"))
     if R.Reserve in kinds:
         ids = [a.case for a in legal if isinstance(a, R.Reserve)]
         inner = fieldset("Mycroft: reserve a case", _case_chips(pos, "case", ids, "reserve-case"))
         out.append(_details("Mycroft Holmes: reserve a case",
-                            _form(base, ver, "reserve", inner, "Reserve")))
+                            entry_form(base, ver, "reserve", inner, "Reserve")))
     if R.Rotate in kinds:
         rot = [a for a in legal if isinstance(a, R.Rotate)]
         ids = list(dict.fromkeys(a.case for a in rot))
         inner = (fieldset("Irene: the solved card turned", _case_chips(pos, "case", ids, "rotate-case"))
                  + fieldset("Its new discount", chips("suit", [(str(i), s) for i, s in enumerate(SUITS)],
                                                       prefix="rotate-suit")))
-        out.append(_details("Irene Adler: turn a discount", _form(base, ver, "rotate", inner, "Rotate")))
+        out.append(_details("Irene Adler: turn a discount", entry_form(base, ver, "rotate", inner, "Rotate")))
     return f'<section id="entry"><h2>Enter ({h(who)}, {h(pos.step)})</h2>{"".join(out)}</section>'
 
 
@@ -358,7 +324,7 @@ def solve_form(session, pos, base: str, ver: str) -> str:
                         "Artifacts=Knowledge, ...)",
                         '<input type="text" name="with" maxlength="300" autocomplete="off" '
                         'id="solve-with" aria-label="payment">'))
-    return _details("Solve a case", _form(base, ver, "solve", inner, "Solve"))
+    return _details("Solve a case", entry_form(base, ver, "solve", inner, "Solve"))
 
 
 def _marks(pos) -> tuple[set, set, set]:
@@ -441,7 +407,7 @@ def take_form(pos, takes: list, base: str, ver: str) -> str:
     inner = (fieldset("Take: tap the cell (bold: an exact pattern; dotted: over a prop)", grid)
              + (fieldset("A prop over (none: exact, or the one prop that fits)", prop_chips)
                 if props else ""))
-    return f'<div id="grid">{_form(base, ver, "take", inner, "Take")}</div>'
+    return f'<div id="grid">{entry_form(base, ver, "take", inner, "Take")}</div>'
 
 
 def part_form(session, pos, base: str, ver: str) -> str:
@@ -469,7 +435,7 @@ def part_form(session, pos, base: str, ver: str) -> str:
             ident="part-reveal", label="the case revealed")))
     head = (f'<p class="notice info" id="waiting"><strong>Waiting:</strong> '
             f"{h(session.pending.text)} needs {h(needs)} (not saved until it is said)</p>")
-    return f'<section id="entry">{head}{_form(base, ver, "part", "".join(inner), "Enter what came")}</section>'
+    return f'<section id="entry">{head}{entry_form(base, ver, "part", "".join(inner), "Enter what came")}</section>'
 
 
 def display_view(pos) -> str:

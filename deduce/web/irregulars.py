@@ -23,12 +23,12 @@ holds which cards, with the exact chances, and the decks).
 
 from __future__ import annotations
 
-import shlex
 
 from deduce.core.errors import InputError
 from deduce.core.names import normalise
-from deduce.core.numbers import whole_number
 from deduce.core.table_session import Reply
+from deduce.web import entry_pages
+from deduce.web.entry_pages import chosen, dealt_seed, entry_form, missing, quote, undo_form
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.cards import DECK_NUMERALS, load_cards
 from deduce.models.irregulars.position import BOARDS, HAND_SIZE, MAX_PLAYERS, MULTI, ROW, SOLO
@@ -36,14 +36,12 @@ from deduce.models.irregulars.table import TableSession
 from deduce.models.irregulars.table_play import ORDER, TOLD_WORDS
 from deduce.web.forms import seated_players
 from deduce.web.html import chips, fieldset, h, player_fields, select
-from deduce.web.tables import record_version
 
 GAME = "irregulars"
 TITLE = "Baker Street Irregulars"
 
 MODES = (MULTI, SOLO)
 #: the largest seed a dealt game takes (``deduce irregulars table --seed``)
-MAX_SEED = 2**63 - 1
 #: the entry forms' ops
 OPS = ("picks", "arrest", "pass", "jump", "watson", "wiggins", "tail", "take", "board",
        "resupply", "inspector", "part", "undo")
@@ -74,10 +72,7 @@ def create_record(path, form) -> TableSession:
         players = []
     start = form.pick("start", ("dealt", "typed"), where) or "dealt"
     if start == "dealt":
-        text = form.get("seed")
-        if text is None:
-            raise InputError("type the seed of the deal (a whole number)", where=f"{where}, field 'seed'")
-        seed = whole_number(text.strip(), 0, MAX_SEED, "a seed", where=f"{where}, field 'seed'")
+        seed = dealt_seed(form)
         if mode == MULTI and not players:
             _missing("players", None)
         if not me:
@@ -91,8 +86,11 @@ def create_record(path, form) -> TableSession:
     return TableSession.open(path, mode=mode, players=players or None, me=me, ask=ask)
 
 
-def _missing(key: str, _setup) -> None:
-    raise InputError(f"choose {SETUP_WORDS.get(key, key)}", where=f"new record, field {key!r}")
+
+
+def _missing(key: str, _setup=None) -> None:
+    """Refuse a new record whose setup field ``key`` was not given."""
+    missing(key, SETUP_WORDS)
 
 
 def _typed_answer(form, key: str, setup, cards, where: str):
@@ -114,14 +112,12 @@ def _typed_answer(form, key: str, setup, cards, where: str):
 
 
 def version(session: TableSession) -> str:
-    """The record's version; an entry waiting (in memory, not saved) is part of the view,
-    so another tab's view of it is stale too."""
-    data = session.record.to_json()
+    """The record's version, the entry waiting for what came included (its picks and what
+    it was told so far: ``entry_pages.version``)."""
     pending = session.pending
-    if pending is not None:
-        return record_version({"record": data, "waiting": pending.text,
-                               "picks": pending.picks, "told": pending.told.to_json()})
-    return record_version(data)
+    if pending is None:
+        return entry_pages.version(session)
+    return entry_pages.version(session, picks=pending.picks, told=pending.told.to_json())
 
 
 def summary(session: TableSession) -> str:
@@ -132,30 +128,18 @@ def summary(session: TableSession) -> str:
 
 
 # ----------------------------------------------------------------------------- entries
+
+
+
+
 def act(served, form) -> Reply:
-    """The session's reply to a posted entry: the form made into the terminal's lines
-    (``entry_lines``), handed to ``TableSession.handle`` one by one until one is refused
-    or nothing waits any more."""
-    session = served.session
-    try:
-        lines = entry_lines(form, session)
-    except InputError as exc:
-        return Reply("refused", str(exc), code=2)
-    reply = Reply("refused", "nothing to enter", code=2)
-    for line in lines:
-        reply = session.handle(line)
-        if reply.kind != "info" or session.pending is None:
-            break
-    return reply
-
-
-def _q(text: str) -> str:
-    return shlex.quote(text)
+    """The session's reply to a posted entry (``entry_pages.act`` of ``entry_lines``)."""
+    return entry_pages.act(served.session, form, entry_lines)
 
 
 def player_word(name: str) -> str:
     """A player's name as one word of a line (see the module's docstring)."""
-    return normalise(name) or _q(name)
+    return normalise(name) or quote(name)
 
 
 def entry_lines(form, session: TableSession) -> list[str]:
@@ -185,21 +169,21 @@ def entry_lines(form, session: TableSession) -> list[str]:
             raise InputError("choose a pick (yours, or one revealed)", where=f"{where}, field 'mine'")
         return lines
     if op == "arrest":
-        villain = _chosen(form, "villain", villains, where, "the Villain arrested")
+        villain = chosen(form, "villain", villains, where, "the Villain arrested")
         used = form.pick_all("with", evidence, where)
         ignore = " ignore" if form.get("ignore") else ""
         return [f"arrest {villain}" + (f" with {', '.join(used)}" if used else "") + ignore]
     if op in ("wiggins", "tail"):
-        return [f"{op} {_chosen(form, 'villain', villains, where, 'the Villain')}"]
+        return [f"{op} {chosen(form, 'villain', villains, where, 'the Villain')}"]
     if op == "take":
-        return [f"take {_chosen(form, 'card', evidence, where, 'the card taken')}"]
+        return [f"take {chosen(form, 'card', evidence, where, 'the card taken')}"]
     if op == "board":
-        return [f"board {_chosen(form, 'board', BOARDS, where, 'the board taken')}"]
+        return [f"board {chosen(form, 'board', BOARDS, where, 'the board taken')}"]
     if op == "resupply":
-        return [f"resupply {_chosen(form, 'choice', ('keep', 'back'), where, 'keep or back')}"]
+        return [f"resupply {chosen(form, 'choice', ('keep', 'back'), where, 'keep or back')}"]
     if op == "inspector":
-        player = _chosen(form, "player", names, where, "the player")
-        inspector = _chosen(form, "inspector", [i.id for i in cards.inspectors], where,
+        player = chosen(form, "player", names, where, "the player")
+        inspector = chosen(form, "inspector", [i.id for i in cards.inspectors], where,
                             "their Inspector")
         return [f"inspector {player_word(player)} {inspector}"]
     if op == "part":
@@ -232,11 +216,6 @@ def _part_lines(form, cards, evidence, villains, where: str) -> list[str]:
     return lines
 
 
-def _chosen(form, name: str, options, where: str, what: str) -> str:
-    value = form.pick(name, list(options), where)
-    if value is None:
-        raise InputError(f"choose {what}", where=f"{where}, field {name!r}")
-    return value
 
 
 # ----------------------------------------------------------------------------- the page
@@ -263,21 +242,8 @@ def _glance(pos) -> str:
     return f"{where}, {pos.phase} phase{twist}"
 
 
-def _form(base: str, ver: str, op: str, inner: str, button: str, primary: bool = True) -> str:
-    kind = "primary" if primary else "wide"
-    return (f'<form class="entry live" method="post" action="{base}/act">'
-            f'<input type="hidden" name="version" value="{h(ver)}">'
-            f'<input type="hidden" name="op" value="{op}">{inner}'
-            f'<button type="submit" class="{kind}" id="enter-{op}">{h(button)}</button></form>')
 
 
-def undo_form(session, base: str, ver: str) -> str:
-    disabled = "" if session.record.entries or session.pending is not None else " disabled"
-    label = "Drop the entry waiting" if session.pending is not None else "Undo last entry"
-    return (f'<form class="live undo" method="post" action="{base}/act">'
-            f'<input type="hidden" name="version" value="{h(ver)}">'
-            '<input type="hidden" name="op" value="undo">'
-            f'<button type="submit" id="undo"{disabled}>{label}</button></form>')
 
 
 def _ev_label(cards, ident: str) -> str:
@@ -314,7 +280,7 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
                      + fieldset("Their Inspector", select(
                          "inspector", [(str(i), f"{x.id} {x.name}") for i, x in enumerate(cards.inspectors)],
                          ident="insp-inspector", label="Inspector")))
-            out.append(_form(base, ver, "inspector", inner, "Show the Inspector"))
+            out.append(entry_form(base, ver, "inspector", inner, "Show the Inspector"))
         return f'<section id="entry"><h2>Enter</h2>{"".join(out)}</section>' if out else ""
     legal = st.legal_actions()
     kinds = {type(a) for a in legal}
@@ -331,40 +297,40 @@ def entry_forms(session, pos, base: str, ver: str) -> str:
                     if unused else "")
                  + fieldset("The Holmes board", chips("ignore", [("1", "ignore one icon")],
                                                       kind="checkbox", prefix="arrest-ignore")))
-        out.append(_form(base, ver, "arrest", inner, "Arrest"))
-        out.append(_form(base, ver, "pass", "", f"{who}: no arrest (pass)", primary=False))
+        out.append(entry_form(base, ver, "arrest", inner, "Arrest"))
+        out.append(entry_form(base, ver, "pass", "", f"{who}: no arrest (pass)", primary=False))
         if rules.Jump in kinds:
-            out.append(_form(base, ver, "jump", "", "Holmes board: jump to the front", primary=False))
+            out.append(entry_form(base, ver, "jump", "", "Holmes board: jump to the front", primary=False))
         if rules.Watson in kinds:
-            out.append(_form(base, ver, "watson", "", "Watson board: up one place", primary=False))
+            out.append(entry_form(base, ver, "watson", "", "Watson board: up one place", primary=False))
         if rules.Wiggins in kinds:
             ws = [a.villain for a in legal if isinstance(a, rules.Wiggins)]
             inner = fieldset("Wiggins board: the tail moves to", chips(
                 "villain", [(str(villains.index(v)), _villain_label(cards, v)) for v in ws],
                 prefix="wiggins-v", wide=True))
-            out.append(_form(base, ver, "wiggins", inner, "Move the tail"))
+            out.append(entry_form(base, ver, "wiggins", inner, "Move the tail"))
     elif phase == rules.TAIL:
         who = session.to_act()
         vs = [(str(villains.index(v)), _villain_label(cards, v)) for v in pos.villains]
         inner = fieldset(f"{who} tails", chips("villain", vs, prefix="tail-v", wide=True))
-        out.append(_form(base, ver, "tail", inner, "Tail"))
-        out.append(_form(base, ver, "pass", "", f"{who}: no tail (pass)", primary=False))
+        out.append(entry_form(base, ver, "tail", inner, "Tail"))
+        out.append(entry_form(base, ver, "pass", "", f"{who}: no tail (pass)", primary=False))
     elif phase == rules.BONUS:
         who = session.to_act()
         takes = [a.card for a in legal if isinstance(a, rules.TakeCard)] or list(pos.hand)
         inner = fieldset(f"{who} takes from the middle", chips(
             "card", [(str(evidence.index(c)), _ev_label(cards, c)) for c in takes],
             prefix="take-card", wide=True))
-        out.append(_form(base, ver, "take", inner, "Take the card"))
+        out.append(entry_form(base, ver, "take", inner, "Take the card"))
         boards = [a.board for a in legal if isinstance(a, rules.TakeBoard)]
         if boards:
             inner = fieldset("Or a board", chips(
                 "board", [(str(BOARDS.index(b)), f"{b} board") for b in boards], prefix="take-board"))
-            out.append(_form(base, ver, "board", inner, "Take the board"))
+            out.append(entry_form(base, ver, "board", inner, "Take the board"))
     elif phase == rules.RESET:
         inner = fieldset("Resupply: your tail", chips(
             "choice", [("0", "keep the tail"), ("1", "take the token back")], prefix="resupply"))
-        out.append(_form(base, ver, "resupply", inner, "Resupply"))
+        out.append(entry_form(base, ver, "resupply", inner, "Resupply"))
     return f'<section id="entry"><h2>Enter</h2>{"".join(out)}</section>'
 
 
@@ -392,7 +358,7 @@ def picks_form(session, pos, evidence, base: str, ver: str) -> str:
         inner.insert(0, '<p class="small" id="picks-so-far">Entered so far (not saved until every '
                         "pick is in): " + h(", ".join(f"{n} {'pass' if c is None else c}"
                                                       for n, c in so_far.items())) + "</p>")
-    return _form(base, ver, "picks", "".join(inner), "Enter the picks")
+    return entry_form(base, ver, "picks", "".join(inner), "Enter the picks")
 
 
 def part_form(session, pos, base: str, ver: str) -> str:
@@ -421,7 +387,7 @@ def part_form(session, pos, base: str, ver: str) -> str:
     head = (f'<p class="notice info" id="waiting"><strong>Waiting:</strong> {h(session.pending.text)} '
             "(not saved until what came is said)</p>")
     return (f'<section id="entry"><h2>Enter</h2>{head}'
-            f'{_form(base, ver, "part", "".join(inner), "Enter what came")}</section>')
+            f'{entry_form(base, ver, "part", "".join(inner), "Enter what came")}</section>')
 
 
 def row_view(session, pos) -> str:
