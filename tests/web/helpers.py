@@ -84,3 +84,29 @@ def served_folder(tmp_path):
     folder.mkdir()
     tables = Tables(folder)
     return tables, client(tables), folder
+
+
+def check_any_form_is_answered(page, session, names: list[str], values) -> None:
+    """Property: whatever fields of ``names`` a form posts (values from the hypothesis
+    strategy ``values``), the game ``page``'s ``act`` answers with a reply (a refusal with
+    its reason) and never raises; a refused entry leaves the record on disk as it was;
+    the page renders after it."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from deduce.web.forms import Form
+    from deduce.web.tables import Served
+
+    served = Served("p", session.path, page, session)
+
+    @settings(max_examples=80)
+    @given(st.lists(st.tuples(st.sampled_from(names), values), max_size=6))
+    def check(pairs):
+        before = session.path.read_bytes()
+        reply = page.act(served, Form(pairs))
+        assert reply.kind in ("accepted", "refused", "info")
+        if reply.kind == "refused":
+            assert reply.message and session.path.read_bytes() == before
+        page.render(served, "", None)
+
+    check()
