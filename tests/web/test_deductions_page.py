@@ -315,7 +315,7 @@ def test_any_posted_form_is_answered_never_raised(tmp_path):
     names = ["op", "card", "cell", "prop", "line", "case", "with", "suit", "milestone",
              "cases", "refill", "got", "reveal"]
     values = st.one_of(st.integers(-2, 60).map(str), st.sampled_from(deductions.OPS),
-                      st.text(max_size=8))
+                       st.text(max_size=8))
     try:
         check_any_form_is_answered(deductions, session, names, values)
     finally:
