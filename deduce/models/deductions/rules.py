@@ -505,13 +505,16 @@ class _CostTable:
     cards per suit) the dues of the cases asked so far (``dues``: discounts -> case ->
     due vector; shared by every state of the set, cleared at ``PAY_CACHE`` entries)."""
 
-    __slots__ = ("cards", "cost", "packed", "dues")
+    __slots__ = ("cards", "cost", "packed", "lane_bytes", "dues")
 
     def __init__(self, cards: CardSet):
         self.cards = cards
         self.cost = {c.id: due_vector(c.cost_dict()) for c in cards.by_id.values()}
         #: each cost as one int, 8 bits per suit (``SUITS`` order from bit 0): ``_solves``
         self.packed = {i: _pack(v) for i, v in self.cost.items()}
+        #: each packed cost as its ``_LANE`` bits in little-endian bytes: the lanes of
+        #: several costs are their bytes joined (``_solves``)
+        self.lane_bytes = {i: v.to_bytes(_LANE // 8, "little") for i, v in self.packed.items()}
         self.dues: dict[tuple[int, ...], dict[str, tuple[int, ...]]] = {}
 
     def dues_for(self, discounts: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
@@ -979,11 +982,8 @@ class State:
         shown = self._shown or self._targets(p) and self._shown
         costs = self._costs
         known = self._shown_cost
-        if known is None or known[0] is not shown:
-            cost = costs.packed
-            lanes = 0
-            for j, case in enumerate(shown):
-                lanes |= cost[case] << (_LANE * j)
+        if known is None or known[0] is not shown:  # lane j: the cost of shown[j]
+            lanes = int.from_bytes(b"".join(map(costs.lane_bytes.__getitem__, shown)), "little")
             known = self._shown_cost = (shown, lanes)
         lanes = known[1]
         reserved = self.reserved[p]
