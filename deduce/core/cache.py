@@ -61,7 +61,8 @@ def _checksum(arrays: dict) -> str:
     for name in sorted(arrays):
         array = arrays[name]
         digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
-        digest.update(array.tobytes())
+        # the bytes themselves, not a copy (``tobytes``): a solved case is hundreds of MB
+        digest.update(array if array.flags.c_contiguous else array.tobytes())
     return digest.hexdigest()
 
 

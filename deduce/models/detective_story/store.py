@@ -1,0 +1,315 @@
+"""A solved Detective Story case kept on disk (``core.cache``), so that every later
+question on the case reads it instead of solving again.
+
+Contract:
+
+- ``case_key(ctx)``: the entry's key, a digest of the program (``deduce.__version__`` and a
+  hash of this model's source files, so a changed rule or DP never reads an old entry),
+  the campaign's content (``Data.digest``) and what is fixed from the case's start
+  (``advice.context_key``: the Adventure, the character sheets, the rules' flags). What
+  changes during the case (turn, SM, Luck, the Villain, the party, the flags) is the
+  memo's own keys and axes: one entry serves every state of the case, and a state it does
+  not cover is solved and merged into it.
+- ``pack(memo)`` / ``unpack(memo, arrays)``: the memo stores ``STORES`` as arrays and
+  back. Keys are kept exactly (``core.keys``: a table of their distinct parts as JSON, and
+  per store an int32 array of part indices); values keep their finite cells only (a
+  packed bit mask and the float64 values, bit for bit), so a cell the DP left NaN costs
+  nothing and reads back as NaN. Everything is in arrays the entry's checksum covers.
+- ``prepare(solver, case, phase, waited, use_cache, whole)``: make sure ``solver`` answers at
+  the case without solving again: from its memory, else from the cache entry, else by
+  solving (the whole case when ``use_cache``) and writing the entry. A corrupt, truncated,
+  foreign or other-version entry is ignored with one warning on stderr (``core.cache``)
+  and the case solved again and rewritten; a folder that cannot be written is warned
+  about once and the command goes on.
+- ``entries()`` / ``clear()``: this game's entries in the cache folder, and removing them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from deduce.core import cache
+from deduce.core import keys as K
+
+GAME = "detective-story"
+#: the ``kind`` of this game's entries (``core.cache``)
+KIND = "detective-story/solved-case"
+#: the memo stores kept: enough for ``value``, ``q_values``, ``after_action``, the re-roll
+#: advice and the optimal bot to read without solving (``dp.memo.Memo``)
+STORES = ("start", "action", "encounter_all")
+#: where a cache entry's answer came from (``prepare``)
+MEMORY, CACHED, SOLVED = "memory", "cache", "solved"
+
+_warned: set = set()
+
+
+def _key_types() -> dict:
+    from deduce.models.detective_story.data import Sheet
+    from deduce.models.detective_story.dp.modes import Flags
+    from deduce.models.detective_story.state import Case
+
+    return {"Case": Case, "Flags": Flags, "Sheet": Sheet}
+
+
+@lru_cache(maxsize=None)
+def program_digest() -> str:
+    """``deduce.__version__`` and a hash of this model's source files."""
+    import deduce
+
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"?")
+    return f"{deduce.__version__}+{digest.hexdigest()[:16]}"
+
+
+def case_key(ctx) -> str:
+    """The cache key of ``ctx``'s case (see the module's docstring)."""
+    from deduce.models.detective_story.advice import context_key
+
+    return cache.digest_key(KIND, program_digest(), K.encode(context_key(ctx), _key_types()))
+
+
+# ----------------------------------------------------------------------------- the memo
+def pack(memo) -> dict:
+    """The stores ``STORES`` of ``memo`` as arrays (see the module's docstring)."""
+    import json
+
+    import numpy as np
+
+    types = _key_types()
+    atoms: list = []
+    index: dict = {}
+
+    def atom(part) -> int:
+        slot = (type(part), part)
+        i = index.get(slot)
+        if i is None:
+            i = index[slot] = len(atoms)
+            atoms.append(K.encode(part, types))
+        return i
+
+    arrays = {}
+    for name in STORES:
+        store = getattr(memo, name)
+        keys = [[atom(part) for part in k] for k in store]
+        if len({len(k) for k in keys}) > 1:
+            raise ValueError(f"memo store {name}: keys of different lengths")
+        parts, shapes, flats = [], [], []
+        for value in store.values():
+            pieces = value if isinstance(value, tuple) else (value,)
+            parts.append(len(pieces) if isinstance(value, tuple) else -1)
+            for piece in pieces:
+                a = np.asarray(piece, dtype=np.float64)
+                if a.ndim not in (1, 2):
+                    raise ValueError(f"memo store {name}: a value of shape {a.shape}")
+                shapes.append((a.ndim, a.shape[0], a.shape[-1]))
+                flats.append(a.reshape(-1))
+        cells = np.concatenate(flats) if flats else np.zeros(0)
+        finite = np.isfinite(cells)
+        arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), -1)
+        arrays[f"{name}.parts"] = np.array(parts, dtype=np.int8)
+        arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
+        arrays[f"{name}.mask"] = np.packbits(finite)
+        arrays[f"{name}.values"] = cells if finite.all() else cells[finite]
+    text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
+    arrays["atoms"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    return arrays
+
+
+def unpack(memo, arrays: dict) -> int:
+    """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
+    already; returns the values read. ``ValueError`` (nothing put) if they are not a
+    packed memo. The values read are views of one read-only array per store."""
+    import json
+
+    import numpy as np
+
+    try:
+        atoms = [K.decode(x, _key_types())
+                 for x in json.loads(bytes(arrays["atoms"]).decode("utf-8"))]
+        stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
+    except (KeyError, IndexError, TypeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
+    for name, store in stores.items():
+        target = getattr(memo, name)
+        for k, v in store.items():
+            target.setdefault(k, v)
+    return sum(int(arrays[f"{name}.values"].size) for name in STORES)
+
+
+def _unpack_store(arrays: dict, name: str, atoms: list, np) -> dict:
+    keys, parts = arrays[f"{name}.keys"], arrays[f"{name}.parts"]
+    shapes = arrays[f"{name}.shapes"]
+    values = arrays[f"{name}.values"]
+    if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3:
+        raise ValueError(f"memo store {name}: inconsistent tables")
+    if int(np.where(parts < 0, 1, parts).sum()) != len(shapes):
+        raise ValueError(f"memo store {name}: {len(shapes)} values for {len(parts)} keys")
+    if len(shapes) and (shapes.min() < 0 or not np.isin(shapes[:, 0], (1, 2)).all()
+                        or ((shapes[:, 0] == 1) & (shapes[:, 1] != shapes[:, 2])).any()):
+        raise ValueError(f"memo store {name}: bad shapes")
+    sizes = np.where(shapes[:, 0] == 1, shapes[:, 2], shapes[:, 1] * shapes[:, 2]) \
+        if len(shapes) else np.zeros(0, dtype=np.int64)
+    n_cells = int(sizes.sum())
+    finite = np.unpackbits(arrays[f"{name}.mask"], count=n_cells).view(bool) \
+        if n_cells else np.zeros(0, dtype=bool)
+    if int(finite.sum()) != len(values) or values.dtype != np.float64:
+        raise ValueError(f"memo store {name}: {len(values)} values for {int(finite.sum())} "
+                         "finite cells")
+    if len(values) == n_cells:
+        full = values
+    else:
+        full = np.full(n_cells, np.nan)
+        full[finite] = values
+    full.flags.writeable = False
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    out = {}
+    piece = 0
+    for row, n in zip(keys.tolist(), parts.tolist()):
+        pieces = []
+        for _ in range(1 if n < 0 else n):
+            ndim, rows, cols = shapes[piece].tolist()
+            view = full[starts[piece]:starts[piece + 1]]
+            pieces.append(view if ndim == 1 else view.reshape(rows, cols))
+            piece += 1
+        out[tuple(atoms[i] for i in row)] = pieces[0] if n < 0 else tuple(pieces)
+    return out
+
+
+# ----------------------------------------------------------------------------- the entry
+def _meta(ctx, values: int) -> dict:
+    return {"game": GAME, "campaign": ctx.data.campaign.id, "adventure": ctx.adventure.id,
+            "name": ctx.adventure.name, "program": program_digest(), "values": values}
+
+
+def _folder() -> Path | None:
+    try:
+        return cache.cache_dir()
+    except (RuntimeError, KeyError, OSError):  # no home folder to put it in
+        return None
+
+
+def _warn_once(what: str, text: str) -> None:
+    if what not in _warned:
+        _warned.add(what)
+        print(f"warning: {text}", file=sys.stderr)
+
+
+def load(solver) -> bool:
+    """Read the cache entry of ``solver``'s case into its memo (True if one was read)."""
+    folder = _folder()
+    if folder is None:
+        return False
+    found = cache.read_entry(case_key(solver.ctx), KIND, folder)
+    if found is None:
+        return False
+    _, arrays = found
+    try:
+        unpack(solver.memo, arrays)
+    except ValueError as exc:
+        path = folder / f"{case_key(solver.ctx)}{cache.SUFFIX}"
+        print(f"warning: cache file {path} ignored: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def save(solver) -> Path | None:
+    """Write ``solver``'s memo as its case's cache entry (the path, or None with a warning
+    when the folder cannot be written: the command goes on without it)."""
+    folder = _folder()
+    if folder is None:
+        _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
+        return None
+    arrays = pack(solver.memo)
+    values = sum(int(arrays[f"{name}.values"].size) for name in STORES)
+    try:
+        return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, values), arrays,
+                                 folder)
+    except OSError as exc:
+        _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
+                            f"({exc.strerror or exc}): going on without it")
+        return None
+
+
+def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
+    """Whether ``solver``'s memo holds the value at ``case`` (a finite cell where the
+    solver's ``prepare`` looks), so nothing needs solving for it."""
+    from deduce.models.detective_story.dp.grid import at
+    from deduce.models.detective_story.dp.modes import flags_of, with_flags
+
+    if case.over:
+        return True
+    memo, key = solver.memo, solver.modes.key(case)
+    if phase == "encounter":
+        both = memo.encounter_all.get((case.turn, key))
+        if both is None:
+            return False
+        labels, wait = both
+        every = solver.recursion.flag_labels(case.turn, key)
+        flags = flags_of(case)
+        arr = wait[0] if waited else labels[every.index(flags) if flags in every else 0]
+    else:
+        mode = solver.recursion.start_mode(with_flags(key, flags_of(case)))
+        arr = memo.start.get((case.turn, mode))
+        if arr is None:
+            return False
+    return math.isfinite(at(arr, case.sm, case.luck))
+
+
+def prepare(solver, case, phase: str = "action", waited: bool = False,
+            use_cache: bool = True, whole: bool = False) -> str:
+    """Make sure ``solver`` answers at ``case`` (``phase``, ``waited``) without solving:
+    ``MEMORY`` (it could already, or there is nothing to solve: the case is over, or SM or
+    Luck is past the grid, which ``advice.advise`` refuses), ``CACHED`` (read from the
+    cache entry), ``SOLVED`` (solved here: the whole case, then the entry written, when
+    ``use_cache``; else ``whole`` as ``Solver.prepare``). ``use_cache`` False: the cache
+    is neither read nor written."""
+    from deduce.models.detective_story.dp.grid import LUCK_CAP, SM_CAP
+
+    if case.over or case.sm > SM_CAP or case.luck > LUCK_CAP or covered(solver, case, phase,
+                                                                          waited):
+        return MEMORY
+    if use_cache:
+        if solver.progress:
+            solver.progress("reading the solved case from the cache")
+        if load(solver) and covered(solver, case, phase, waited):
+            return CACHED
+    solver.prepare(case, encounter=phase == "encounter", whole=whole or use_cache)
+    if use_cache:
+        save(solver)
+    return SOLVED
+
+
+def attach(ctx) -> None:
+    """Give the process's shared solver of ``ctx`` (``advice.SOLVERS``) the cache entry's
+    values if it has none yet (a self-play worker started by spawn reads what the parent
+    solved and wrote); never solves or writes."""
+    from deduce.models.detective_story.advice import SOLVERS, context_key
+
+    if context_key(ctx) not in SOLVERS.solvers:
+        load(SOLVERS.get(ctx))
+
+
+# ----------------------------------------------------------------------------- the folder
+def entries(directory: Path | None = None) -> list:
+    """This game's entries in the cache folder (``core.cache.EntryInfo``), oldest first,
+    with any unreadable entry file (meta ``{}``: it would be ignored and rewritten)."""
+    return [e for e in cache.list_entries(directory)
+            if e.meta.get("game") == GAME or not e.meta]
+
+
+def clear(directory: Path | None = None) -> int:
+    """Delete this game's entries (``entries``); returns how many."""
+    found = entries(directory)
+    for entry in found:
+        entry.path.unlink(missing_ok=True)
+    return len(found)
