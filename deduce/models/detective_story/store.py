@@ -137,7 +137,9 @@ def unpack(memo, arrays: dict) -> int:
         atoms = [K.decode(x, _key_types())
                  for x in json.loads(bytes(arrays["atoms"]).decode("utf-8"))]
         stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
-    except (KeyError, IndexError, TypeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
+        raise ValueError(f"not a packed memo ({exc})") from None
+    except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
     for name, store in stores.items():
         target = getattr(memo, name)
@@ -313,3 +315,24 @@ def clear(directory: Path | None = None) -> int:
     for entry in found:
         entry.path.unlink(missing_ok=True)
     return len(found)
+
+
+def report(directory: Path | None = None, now: float | None = None) -> dict:
+    """What ``deduce story cache`` shows: ``{"folder", "max_bytes", "total_bytes",
+    "entries": [{"adventure", "name", "campaign", "bytes", "age_s", "modified", "path",
+    "readable"}]}``, the newest entry first (``modified``: UTC, ISO 8601)."""
+    import time
+    from datetime import datetime, timezone
+
+    folder = directory if directory is not None else cache.cache_dir()
+    now = time.time() if now is None else now
+    rows = []
+    for e in reversed(entries(folder)):
+        rows.append({"adventure": e.meta.get("adventure"), "name": e.meta.get("name"),
+                     "campaign": e.meta.get("campaign"), "bytes": e.size,
+                     "age_s": max(0, round(now - e.mtime)),
+                     "modified": datetime.fromtimestamp(e.mtime, timezone.utc)
+                     .isoformat(timespec="seconds"),
+                     "path": str(e.path), "readable": bool(e.meta)})
+    return {"folder": str(folder), "max_bytes": cache.DEFAULT_MAX_BYTES,
+            "total_bytes": sum(r["bytes"] for r in rows), "entries": rows}
