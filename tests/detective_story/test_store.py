@@ -281,3 +281,18 @@ def test_a_fresh_case_solved_once_is_read_back_for_any_later_state(shipped, log)
     later = load_case(shipped, {**cf.record, "turn": 5, "sm": 2, "luck": 3})
     assert store.prepare(A.Solver(later.ctx), later.case) == store.CACHED
     assert solves(log) == 1
+
+
+def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch, capsys):
+    monkeypatch.setattr(store, "_warned", set())
+    solver = A.Solver(late(shipped).ctx)
+    store.prepare(solver, late(shipped).case, use_cache=False, whole=True)
+    arrays = store.pack(solver.memo)
+    size = store.packed_size(solver.memo)
+    names = [f"{n}.{part}" for n in store.STORES for part in ("values", "mask")]
+    assert size == sum(arrays[name].nbytes for name in names)
+    size = sum(a.nbytes for a in arrays.values())
+    assert store.save(solver, max_bytes=store.packed_size(solver.memo) - 1) is None
+    assert "larger than the cache's bound" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []
+    assert store.save(solver, max_bytes=size + 10_000).parent == folder

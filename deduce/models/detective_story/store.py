@@ -125,6 +125,23 @@ def pack(memo) -> dict:
     return arrays
 
 
+def packed_size(memo) -> int:
+    """The bytes of ``pack(memo)``'s values and masks (its key tables come on top: a few
+    bytes per key), counted without packing."""
+    import numpy as np
+
+    size = 0
+    for name in STORES:
+        cells = 0
+        for value in getattr(memo, name).values():
+            for piece in (value if isinstance(value, tuple) else (value,)):
+                a = np.asarray(piece)
+                cells += a.size
+                size += 8 * int(np.count_nonzero(np.isfinite(a)))
+        size += (cells + 7) // 8  # the store's mask
+    return size
+
+
 def unpack(memo, arrays: dict) -> int:
     """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
     already; returns the values read. ``ValueError`` (nothing put) if they are not a
@@ -224,18 +241,24 @@ def load(solver) -> bool:
     return True
 
 
-def save(solver) -> Path | None:
-    """Write ``solver``'s memo as its case's cache entry (the path, or None with a warning
-    when the folder cannot be written: the command goes on without it)."""
+def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
+    """Write ``solver``'s memo as its case's cache entry, the folder then pruned to
+    ``max_bytes`` (the path; None, with a warning, when the folder cannot be written or
+    the entry alone is larger than ``max_bytes``: the command goes on without it)."""
     folder = _folder()
     if folder is None:
         _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
+        return None
+    size = packed_size(solver.memo)
+    if size > max_bytes:  # known before packing: no copy of the memo made for nothing
+        _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
+                           f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
         return None
     arrays = pack(solver.memo)
     values = sum(int(arrays[f"{name}.values"].size) for name in STORES)
     try:
         return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, values), arrays,
-                                 folder)
+                                 folder, max_bytes)
     except OSError as exc:
         _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
                             f"({exc.strerror or exc}): going on without it")
