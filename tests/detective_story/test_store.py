@@ -94,7 +94,8 @@ def test_unpack_refuses_inconsistent_arrays_and_puts_nothing(shipped):
     broken = [dict(good, **{"start.values": good["start.values"][:-1]}),
               {k: v for k, v in good.items() if k != "action.shapes"},
               dict(good, atoms=np.frombuffer(b'[{"n": "Exec", "v": []}]', dtype=np.uint8)),
-              dict(good, **{"encounter_all.parts": good["encounter_all.parts"][:-1]})]
+              dict(good, **{"encounter_all.parts": good["encounter_all.parts"][:-1]}),
+              dict(good, **{"start.keys": -good["start.keys"]})]
     for arrays in broken:
         memo = Memo()
         with pytest.raises(ValueError):
@@ -296,3 +297,9 @@ def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch
     assert "larger than the cache's bound" in capsys.readouterr().err
     assert list(folder.iterdir()) == []
     assert store.save(solver, max_bytes=size + 10_000).parent == folder
+
+
+def test_an_empty_memo_packs_and_unpacks_to_nothing():
+    back = Memo()
+    assert store.unpack(back, store.pack(Memo())) == 0
+    assert stores_equal(Memo(), back)

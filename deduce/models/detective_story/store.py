@@ -101,7 +101,8 @@ def pack(memo) -> dict:
     for name in STORES:
         store = getattr(memo, name)
         keys = [[atom(part) for part in k] for k in store]
-        if len({len(k) for k in keys}) > 1:
+        arity = {len(k) for k in keys} or {0}
+        if len(arity) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
         parts, shapes, flats = [], [], []
         for value in store.values():
@@ -115,8 +116,8 @@ def pack(memo) -> dict:
                 flats.append(a.reshape(-1))
         cells = np.concatenate(flats) if flats else np.zeros(0)
         finite = np.isfinite(cells)
-        arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), -1)
-        arrays[f"{name}.parts"] = np.array(parts, dtype=np.int8)
+        arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), *arity)
+        arrays[f"{name}.parts"] = np.array(parts, dtype=np.int16)
         arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
         arrays[f"{name}.mask"] = np.packbits(finite)
         arrays[f"{name}.values"] = cells if finite.all() else cells[finite]
@@ -169,7 +170,8 @@ def _unpack_store(arrays: dict, name: str, atoms: list, np) -> dict:
     keys, parts = arrays[f"{name}.keys"], arrays[f"{name}.parts"]
     shapes = arrays[f"{name}.shapes"]
     values = arrays[f"{name}.values"]
-    if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3:
+    if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3 \
+            or (keys.size and (keys.min() < 0 or keys.max() >= len(atoms))):
         raise ValueError(f"memo store {name}: inconsistent tables")
     if int(np.where(parts < 0, 1, parts).sum()) != len(shapes):
         raise ValueError(f"memo store {name}: {len(shapes)} values for {len(parts)} keys")
