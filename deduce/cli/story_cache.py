@@ -37,6 +37,7 @@ def cache(clear: bool, as_json: bool) -> None:
       deduce story cache --json
       deduce story cache --clear
     """
+    from deduce.core.cache import ENV_VAR
     from deduce.core.errors import InputError
     from deduce.models.detective_story import store
 
@@ -46,6 +47,8 @@ def cache(clear: bool, as_json: bool) -> None:
     except OSError as exc:
         raise InputError(f"cannot {'clear' if clear else 'list'} the cache folder: "
                          f"{exc.strerror or exc}", where=str(exc.filename or "")) from None
+    except RuntimeError as exc:  # no home folder to find the platform's cache folder in
+        raise InputError(f"no cache folder ({exc}): set {ENV_VAR} to one") from None
     if clear:
         if as_json:
             print_json({"folder": doc["folder"], "removed": removed})
