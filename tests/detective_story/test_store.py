@@ -13,6 +13,8 @@ import shutil
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from deduce.core import cache
 from deduce.models.detective_story import advice as A
@@ -86,6 +88,40 @@ def test_pack_and_unpack_keep_every_key_and_value_exactly_nan_cells_free(shipped
     assert (np.isfinite(back.start[k]) == np.isfinite(holed)).all()
     assert {type(key[1]).__name__ for key in back.start} == {"Case"}
     assert not back.start[k].flags.writeable
+
+
+def _value(draw_rows, nan_cells, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random(draw_rows * 7 if draw_rows else 7)
+    a[rng.random(a.size) < nan_cells] = np.nan
+    return a.reshape(draw_rows, 7) if draw_rows else a
+
+
+values = st.builds(_value, st.integers(0, 3), st.sampled_from([0.0, 0.5, 1.0]),
+                   st.integers(0, 10 ** 6))
+
+
+@given(st.lists(st.tuples(st.integers(1, 12), st.text("abc", max_size=2), values),
+                max_size=12, unique_by=lambda x: x[:2]),
+       st.lists(st.tuples(st.integers(1, 12), values, values), max_size=6,
+                unique_by=lambda x: x[0]))
+def test_pack_and_unpack_round_trip_any_values_and_nan_patterns(plain, pairs):
+    from deduce.models.detective_story.state import Case
+
+    memo = Memo()
+    for t, name, v in plain:
+        memo.start[(t, Case(t, 0, 0, villain=name or None))] = v
+        memo.action[(t, Case(0, 0, 0), name)] = v
+    for t, v, w in pairs:
+        memo.encounter_all[(t, Case(0, 0, 0, blocked=frozenset({"x", str(t)})))] = (v, w)
+    arrays = store.pack(memo)
+    finite = sum(int(np.isfinite(np.asarray(x)).sum()) for name in store.STORES
+                 for value in getattr(memo, name).values()
+                 for x in (value if isinstance(value, tuple) else (value,)))
+    assert sum(arrays[f"{n}.values"].size for n in store.STORES) == finite
+    back = Memo()
+    assert store.unpack(back, arrays) == finite
+    assert stores_equal(memo, back)
 
 
 def test_unpack_refuses_inconsistent_arrays_and_puts_nothing(shipped):

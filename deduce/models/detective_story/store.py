@@ -146,7 +146,10 @@ def packed_size(memo) -> int:
 def unpack(memo, arrays: dict) -> int:
     """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
     already; returns the values read. ``ValueError`` (nothing put) if they are not a
-    packed memo. The values read are views of one read-only array per store."""
+    packed memo: every table is checked here, so reading a value later cannot fail.
+    Each store becomes a ``LazyStore``: a value read is made on its first access (a
+    read-only view of the entry's values, or its cells put back among NaN), so a command
+    that reads a few values never spends the memory of the whole case."""
     import json
 
     import numpy as np
@@ -159,51 +162,124 @@ def unpack(memo, arrays: dict) -> int:
         raise ValueError(f"not a packed memo ({exc})") from None
     except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
-    for name, store in stores.items():
-        target = getattr(memo, name)
-        for k, v in store.items():
-            target.setdefault(k, v)
+    for name, packed in stores.items():
+        lazy = LazyStore(packed)
+        dict.update(lazy, getattr(memo, name))  # what the memo holds wins, as it is
+        setattr(memo, name, lazy)
     return sum(int(arrays[f"{name}.values"].size) for name in STORES)
 
 
+def _ones_before(mask, at, np):
+    """For each cell index in ``at`` (ascending, the last one the mask's cell count): the
+    set bits of the bit-packed ``mask`` before it, without unpacking the mask (a popcount
+    per byte, a running sum, and the leading bits of the byte it falls in)."""
+    counts, leading = _bit_tables()
+    pop = counts[mask]
+    if int(pop.sum(dtype=np.int64)) == int(at[-1]):  # every cell finite
+        return at
+    before = np.zeros(len(mask) + 1, dtype=np.int64)
+    np.cumsum(pop, dtype=np.int64, out=before[1:])
+    byte, bit = at >> 3, at & 7
+    padded = np.append(mask, np.uint8(0))
+    return before[byte] + leading[padded[byte], bit]
+
+
+@lru_cache(maxsize=1)
+def _bit_tables():
+    """Per byte value: its set bits, and the set bits among its first k (0-7) cells
+    (``np.packbits`` puts a byte's first cell in its most significant bit)."""
+    import numpy as np
+
+    counts = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+    leading = np.array([[bin(b >> (8 - k)).count("1") for k in range(8)] for b in range(256)],
+                       dtype=np.int64)
+    return counts, leading
+
+
+class Packed:
+    """A memo value still in its cache entry: ``make()`` builds it."""
+
+    __slots__ = ("make", "index")
+
+    def __init__(self, make, index: int):
+        self.make, self.index = make, index
+
+
+class LazyStore(dict):
+    """A memo store some of whose values are ``Packed``: each is made on its first access
+    (``[]``, ``get``, ``values``, ``items``) and kept; what the DP writes is kept as is."""
+
+    def __getitem__(self, k):
+        v = dict.__getitem__(self, k)
+        if type(v) is Packed:
+            v = v.make(v.index)
+            dict.__setitem__(self, k, v)
+        return v
+
+    def get(self, k, default=None):
+        return self[k] if k in self else default
+
+    def values(self):
+        return [self[k] for k in self]
+
+    def items(self):
+        return [(k, self[k]) for k in self]
+
+
 def _unpack_store(arrays: dict, name: str, atoms: list, np) -> dict:
+    """Key -> ``Packed`` of one store, every table checked first."""
     keys, parts = arrays[f"{name}.keys"], arrays[f"{name}.parts"]
-    shapes = arrays[f"{name}.shapes"]
+    shapes, mask = arrays[f"{name}.shapes"], arrays[f"{name}.mask"]
     values = arrays[f"{name}.values"]
     if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3 \
             or (keys.size and (keys.min() < 0 or keys.max() >= len(atoms))):
         raise ValueError(f"memo store {name}: inconsistent tables")
-    if int(np.where(parts < 0, 1, parts).sum()) != len(shapes):
+    counts = np.where(parts < 0, 1, parts)
+    if len(parts) and parts.min() == 0 or int(counts.sum()) != len(shapes):
         raise ValueError(f"memo store {name}: {len(shapes)} values for {len(parts)} keys")
-    if len(shapes) and (shapes.min() < 0 or not np.isin(shapes[:, 0], (1, 2)).all()
+    if len(shapes) and (shapes[:, 1:].min() < 1 or not np.isin(shapes[:, 0], (1, 2)).all()
                         or ((shapes[:, 0] == 1) & (shapes[:, 1] != shapes[:, 2])).any()):
         raise ValueError(f"memo store {name}: bad shapes")
     sizes = np.where(shapes[:, 0] == 1, shapes[:, 2], shapes[:, 1] * shapes[:, 2]) \
-        if len(shapes) else np.zeros(0, dtype=np.int64)
-    n_cells = int(sizes.sum())
-    finite = np.unpackbits(arrays[f"{name}.mask"], count=n_cells).view(bool) \
-        if n_cells else np.zeros(0, dtype=bool)
-    if int(finite.sum()) != len(values) or values.dtype != np.float64:
-        raise ValueError(f"memo store {name}: {len(values)} values for {int(finite.sum())} "
+        .astype(np.int64)
+    cell_at = np.concatenate([[0], np.cumsum(sizes)])
+    n_cells = int(cell_at[-1])
+    if mask.dtype != np.uint8 or mask.ndim != 1 or len(mask) != (n_cells + 7) // 8 \
+            or values.dtype != np.float64 or values.ndim != 1:
+        raise ValueError(f"memo store {name}: bad mask or values")
+    ones = _ones_before(mask, cell_at, np)  # finite cells before each piece's first
+    if int(ones[-1]) != len(values):
+        raise ValueError(f"memo store {name}: {len(values)} values for {int(ones[-1])} "
                          "finite cells")
-    if len(values) == n_cells:
-        full = values
-    else:
-        full = np.full(n_cells, np.nan)
-        full[finite] = values
-    full.flags.writeable = False
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    out = {}
-    piece = 0
-    for row, n in zip(keys.tolist(), parts.tolist()):
-        pieces = []
-        for _ in range(1 if n < 0 else n):
-            ndim, rows, cols = shapes[piece].tolist()
-            view = full[starts[piece]:starts[piece + 1]]
-            pieces.append(view if ndim == 1 else view.reshape(rows, cols))
-            piece += 1
-        out[tuple(atoms[i] for i in row)] = pieces[0] if n < 0 else tuple(pieces)
-    return out
+    values.flags.writeable = False
+    value_at = ones
+    cells, vals = cell_at.tolist(), value_at.tolist()
+    dims = shapes.tolist()
+
+    def piece(i: int):
+        c0, c1, v0, v1 = cells[i], cells[i + 1], vals[i], vals[i + 1]
+        if v1 - v0 == c1 - c0:
+            out = values[v0:v1]
+        else:
+            b0 = c0 >> 3
+            bits = np.unpackbits(mask[b0:(c1 + 7) >> 3])[c0 - 8 * b0:c1 - 8 * b0].view(bool)
+            out = np.full(c1 - c0, np.nan)
+            out[bits] = values[v0:v1]
+            out.flags.writeable = False
+        ndim, rows, cols = dims[i]
+        return out if ndim == 1 else out.reshape(rows, cols)
+
+    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
+
+    def make(k: int):
+        n = parts_list[k]
+        if n < 0:
+            return piece(first[k])
+        return tuple(piece(first[k] + j) for j in range(n))
+
+    parts_list = parts.tolist()
+    return {tuple(atoms[i] for i in row): Packed(make, k)
+            for k, row in enumerate(keys.tolist())}
 
 
 # ----------------------------------------------------------------------------- the entry
