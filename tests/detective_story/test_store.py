@@ -132,6 +132,10 @@ def test_unpack_refuses_inconsistent_arrays_and_puts_nothing(shipped):
     broken = [dict(good, **{"start.values": good["start.values"][:-1]}),
               {k: v for k, v in good.items() if k != "action.shapes"},
               dict(good, atoms=np.frombuffer(b'[{"n": "Exec", "v": []}]', dtype=np.uint8)),
+              dict(good, atoms=np.frombuffer(b'[1, {"n": "Case", "a": [0, 1]}]',
+                                             dtype=np.uint8)),
+              dict(good, atoms=np.frombuffer(b'[1, {"n": "Case", "a": [0, 0]}]',
+                                             dtype=np.uint8)),
               dict(good, **{"encounter_all.parts": good["encounter_all.parts"][:-1]}),
               dict(good, **{"start.keys": -good["start.keys"]})]
     for arrays in broken:
@@ -341,3 +345,19 @@ def test_an_empty_memo_packs_and_unpacks_to_nothing():
     back = Memo()
     assert store.unpack(back, store.pack(Memo())) == 0
     assert stores_equal(Memo(), back)
+
+
+def test_reading_into_a_memo_keeps_what_it_knows_and_fills_its_unknown_cells():
+    from deduce.models.detective_story.state import Case
+
+    k = (3, Case(3, 0, 0))
+    held = np.array([0.25, np.nan, np.nan, 0.5])
+    written = Memo()
+    written.start[k] = np.array([0.75, 0.125, np.nan, 0.0])
+    written.start[(4, Case(4, 0, 0))] = np.arange(4.0)
+    memo = Memo()
+    memo.start[k] = held
+    store.unpack(memo, store.pack(written))
+    got = memo.start[k]
+    assert got[0] == 0.25 and got[1] == 0.125 and np.isnan(got[2]) and got[3] == 0.5
+    assert memo.start[(4, Case(4, 0, 0))].tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -11,8 +11,9 @@ Contract:
   memo's own keys and axes: one entry serves every state of the case, and a state it does
   not cover is solved and merged into it.
 - ``pack(memo)`` / ``unpack(memo, arrays)``: the memo stores ``STORES`` as arrays and
-  back. Keys are kept exactly (``core.keys``: a table of their distinct parts as JSON, and
-  per store an int32 array of part indices); values keep their finite cells only (a
+  back. Keys are kept exactly (``core.keys``: a table of their distinct parts as JSON, a
+  ``Case`` as the indices of its fields' parts, and per store an int32 array of part
+  indices); values keep their finite cells only (a
   packed bit mask and the float64 values, bit for bit), so a cell the DP left NaN costs
   nothing and reads back as NaN. Everything is in arrays the entry's checksum covers.
 - ``prepare(solver, case, phase, waited, use_cache, whole)``: make sure ``solver`` answers at
@@ -86,6 +87,7 @@ def pack(memo) -> dict:
     import numpy as np
 
     types = _key_types()
+    flat = {cls: name for name, cls in types.items() if issubclass(cls, tuple)}
     atoms: list = []
     index: dict = {}
 
@@ -93,8 +95,12 @@ def pack(memo) -> dict:
         slot = (type(part), part)
         i = index.get(slot)
         if i is None:
+            if type(part) in flat:  # its fields are atoms of their own: each read once
+                encoded = {"n": flat[type(part)], "a": [atom(x) for x in part]}
+            else:
+                encoded = K.encode(part, types)
             i = index[slot] = len(atoms)
-            atoms.append(K.encode(part, types))
+            atoms.append(encoded)
         return i
 
     arrays = {}
@@ -145,7 +151,8 @@ def packed_size(memo) -> int:
 
 def unpack(memo, arrays: dict) -> int:
     """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
-    already; returns the values read. ``ValueError`` (nothing put) if they are not a
+    already (a value it holds takes the cells it does not know, NaN, from the entry);
+    returns the values read. ``ValueError`` (nothing put) if they are not a
     packed memo: every table is checked here, so reading a value later cannot fail.
     Each store becomes a ``LazyStore``: a value read is made on its first access (a
     read-only view of the entry's values, or its cells put back among NaN), so a command
@@ -155,8 +162,7 @@ def unpack(memo, arrays: dict) -> int:
     import numpy as np
 
     try:
-        atoms = [K.decode(x, _key_types())
-                 for x in json.loads(bytes(arrays["atoms"]).decode("utf-8"))]
+        atoms = _atoms(json.loads(bytes(arrays["atoms"]).decode("utf-8")))
         stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
     except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
         raise ValueError(f"not a packed memo ({exc})") from None
@@ -164,7 +170,10 @@ def unpack(memo, arrays: dict) -> int:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
     for name, packed in stores.items():
         lazy = LazyStore(packed)
-        dict.update(lazy, getattr(memo, name))  # what the memo holds wins, as it is
+        for k, held in dict.items(getattr(memo, name)):  # what the memo holds is kept
+            if type(held) is not Packed and k in packed:
+                held = _known_first(held, lazy[k], np)
+            dict.__setitem__(lazy, k, held)
         setattr(memo, name, lazy)
     return sum(int(arrays[f"{name}.values"].size) for name in STORES)
 
@@ -194,6 +203,36 @@ def _bit_tables():
     leading = np.array([[bin(b >> (8 - k)).count("1") for k in range(8)] for b in range(256)],
                        dtype=np.int64)
     return counts, leading
+
+
+def _known_first(held, read, np):
+    """``held`` (a memo value: an array or a tuple of arrays), its NaN cells taken from
+    ``read`` where the shapes agree."""
+    if type(held) is tuple and type(read) is tuple and len(held) == len(read):
+        return tuple(_known_first(h, r, np) for h, r in zip(held, read))
+    if type(held) is tuple or type(read) is tuple or np.shape(held) != np.shape(read):
+        return held
+    return np.where(np.isnan(held), read, held)
+
+
+def _atoms(table: list) -> list:
+    """The key parts of ``pack``'s atom table: each an encoded key (``core.keys``), or a
+    NamedTuple whose fields are earlier atoms (``{"n": name, "a": [indices]}``)."""
+    types = _key_types()
+    out: list = []
+    for x in table:
+        if isinstance(x, dict) and x.keys() == {"n", "a"}:
+            cls, fields = types.get(x["n"]), x["a"]
+            if cls is None or not issubclass(cls, tuple) or not isinstance(fields, list) \
+                    or not all(type(j) is int and 0 <= j < len(out) for j in fields):
+                raise ValueError(f"bad atom {len(out)}")
+            try:
+                out.append(cls(*[out[j] for j in fields]))
+            except TypeError as exc:
+                raise ValueError(f"bad atom {len(out)}: {exc}") from None
+        else:
+            out.append(K.decode(x, types))
+    return out
 
 
 class Packed:
