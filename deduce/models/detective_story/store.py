@@ -110,7 +110,7 @@ def pack(memo) -> dict:
         arity = {len(k) for k in keys} or {0}
         if len(arity) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
-        parts, shapes, flats = [], [], []
+        parts, shapes, finite, known = [], [], [], []
         for value in store.values():
             pieces = value if isinstance(value, tuple) else (value,)
             parts.append(len(pieces) if isinstance(value, tuple) else -1)
@@ -119,14 +119,16 @@ def pack(memo) -> dict:
                 if a.ndim not in (1, 2):
                     raise ValueError(f"memo store {name}: a value of shape {a.shape}")
                 shapes.append((a.ndim, a.shape[0], a.shape[-1]))
-                flats.append(a.reshape(-1))
-        cells = np.concatenate(flats) if flats else np.zeros(0)
-        finite = np.isfinite(cells)
+                a = a.reshape(-1)
+                f = np.isfinite(a)
+                finite.append(f)
+                known.append(a if f.all() else a[f])  # never a copy of the NaN cells
         arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), *arity)
         arrays[f"{name}.parts"] = np.array(parts, dtype=np.int16)
         arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
-        arrays[f"{name}.mask"] = np.packbits(finite)
-        arrays[f"{name}.values"] = cells if finite.all() else cells[finite]
+        arrays[f"{name}.mask"] = np.packbits(np.concatenate(finite)) if finite else \
+            np.zeros(0, dtype=np.uint8)
+        arrays[f"{name}.values"] = np.concatenate(known) if known else np.zeros(0)
     text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
     arrays["atoms"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     return arrays
