@@ -361,3 +361,18 @@ def test_reading_into_a_memo_keeps_what_it_knows_and_fills_its_unknown_cells():
     got = memo.start[k]
     assert got[0] == 0.25 and got[1] == 0.125 and np.isnan(got[2]) and got[3] == 0.5
     assert memo.start[(4, Case(4, 0, 0))].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_packing_a_few_cells_at_a_time_packs_the_same(shipped, monkeypatch):
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    k = next(iter(solver.memo.action))
+    holed = np.array(solver.memo.action[k], dtype=np.float64)
+    holed.reshape(-1)[::5] = np.nan
+    solver.memo.action[k] = holed
+    whole = store.pack(solver.memo)
+    monkeypatch.setattr(store, "_CHUNK_CELLS", 1000)
+    chunked = store.pack(solver.memo)
+    assert whole.keys() == chunked.keys()
+    assert all(whole[n].tobytes() == chunked[n].tobytes() for n in whole)

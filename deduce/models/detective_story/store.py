@@ -46,6 +46,8 @@ STORES = ("start", "action", "encounter_all")
 MEMORY, CACHED, SOLVED = "memory", "cache", "solved"
 
 _warned: set = set()
+#: ``pack`` checks cells for NaN this many at a time
+_CHUNK_CELLS = 1 << 20
 
 
 def _key_types() -> dict:
@@ -111,6 +113,16 @@ def pack(memo) -> dict:
         if len(arity) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
         parts, shapes, finite, known = [], [], [], []
+        chunk: list = []  # cells gathered a few MB at a time: no dense copy of the memo
+        held = 0
+
+        def flush():
+            cells = np.concatenate(chunk)
+            f = np.isfinite(cells)
+            finite.append(f)
+            known.append(cells if f.all() else cells[f])
+            chunk.clear()
+
         for value in store.values():
             pieces = value if isinstance(value, tuple) else (value,)
             parts.append(len(pieces) if isinstance(value, tuple) else -1)
@@ -119,10 +131,13 @@ def pack(memo) -> dict:
                 if a.ndim not in (1, 2):
                     raise ValueError(f"memo store {name}: a value of shape {a.shape}")
                 shapes.append((a.ndim, a.shape[0], a.shape[-1]))
-                a = a.reshape(-1)
-                f = np.isfinite(a)
-                finite.append(f)
-                known.append(a if f.all() else a[f])  # never a copy of the NaN cells
+                chunk.append(a.reshape(-1))
+                held += a.size
+                if held >= _CHUNK_CELLS:
+                    flush()
+                    held = 0
+        if chunk:
+            flush()
         arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), *arity)
         arrays[f"{name}.parts"] = np.array(parts, dtype=np.int16)
         arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
