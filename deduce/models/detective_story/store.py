@@ -112,15 +112,21 @@ def pack(memo) -> dict:
         arity = {len(k) for k in keys} or {0}
         if len(arity) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
-        parts, shapes, finite, known = [], [], [], []
+        parts, shapes, finite = [], [], []
         chunk: list = []  # cells gathered a few MB at a time: no dense copy of the memo
         held = 0
+        total = sum(np.size(p) for v in store.values() for p in (v if type(v) is tuple else (v,)))
+        known = np.empty(total)  # the finite cells go here: only those pages are touched
+        n_known = 0
 
         def flush():
+            nonlocal n_known
             cells = np.concatenate(chunk)
             f = np.isfinite(cells)
             finite.append(f)
-            known.append(cells if f.all() else cells[f])
+            got = cells if f.all() else cells[f]
+            known[n_known:n_known + len(got)] = got
+            n_known += len(got)
             chunk.clear()
 
         for value in store.values():
@@ -143,7 +149,7 @@ def pack(memo) -> dict:
         arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
         arrays[f"{name}.mask"] = np.packbits(np.concatenate(finite)) if finite else \
             np.zeros(0, dtype=np.uint8)
-        arrays[f"{name}.values"] = np.concatenate(known) if known else np.zeros(0)
+        arrays[f"{name}.values"] = known[:n_known]
     text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
     arrays["atoms"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     return arrays
