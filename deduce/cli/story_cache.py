@@ -23,7 +23,7 @@ def cache(clear: bool, as_json: bool) -> None:
     start (Adventure, character sheets); any state of that case reads it. The folder is
     the platform's cache folder (Linux: $XDG_CACHE_HOME/deduce or ~/.cache/deduce; macOS:
     ~/Library/Caches/deduce; Windows: %LOCALAPPDATA%\\deduce\\Cache), or $DEDUCE_CACHE_DIR;
-    at most 512 MiB in all, the oldest entries dropped first. A damaged or foreign file
+    at most 1 GiB in all, the oldest entries dropped first. A damaged or foreign file
     is ignored with a warning and the case solved again; --no-cache on a command neither
     reads nor writes.
 
@@ -82,7 +82,11 @@ def cache_lines(doc: dict) -> list:
 
 
 def _size(n: int) -> str:
-    """Bytes in words: 512 MiB, 293.7 MiB, 12.0 KiB, 980 B."""
+    """Bytes in words.
+
+    >>> _size(2 ** 30), _size(293289676), _size(12 * 1024), _size(980)
+    ('1 GiB', '279.7 MiB', '12 KiB', '980 B')
+    """
     for unit, scale in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
         if n >= scale:
             value = n / scale
@@ -91,7 +95,11 @@ def _size(n: int) -> str:
 
 
 def _age(seconds: int) -> str:
-    """An age in words: 40 s, 5 min, 3 h, 2 days."""
+    """An age in words (whole units, rounded down).
+
+    >>> _age(40), _age(300), _age(3 * 3600 + 59), _age(86400), _age(2 * 86400)
+    ('40 s', '5 min', '3 h', '1 day', '2 days')
+    """
     for unit, scale in (("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= scale:
             value = seconds // scale
