@@ -18,13 +18,16 @@ from deduce.cli.common import reports_errors
               help="Folder where records made from the page are saved.")
 @reports_errors
 def serve(records: tuple[str, ...], host: str, port: int, folder: str) -> None:
-    """Serve live table pages: enter each turn by taps on a phone, see the clue sheet,
-    the criminal odds and the best questions. Sherlock 13 records for now.
+    """Serve live table pages: enter each turn by taps on a phone and see the game's
+    views (Sherlock 13's clue sheet, criminal odds and best questions; the other games'
+    table views). Records of every game: Sherlock 13, case notes, Detective Story,
+    Deductions and Baker Street Irregulars.
 
-    Each RECORD given is opened as `deduce s13 table` opens it (and locked while the
-    server runs); new records are made from the page, in --dir. Every accepted entry is
-    saved at once (atomically); an entry made on a view another device has changed since
-    is refused, never merged.
+    Each RECORD given is opened as its game's table command opens it (`deduce s13
+    table`, `case table`, `story table`, `deductions table`, `irregulars table`) and
+    locked while the server runs; new records are made from the page, in --dir. Every
+    accepted entry is saved at once (atomically); an entry made on a view another device
+    has changed since is refused, never merged.
 
     On 127.0.0.1 only this machine can connect. With another --host a random access token
     is printed in the address (and as a QR code): every request needs it.

@@ -191,6 +191,11 @@ class EntryTableSession(LockedSession):
             raise InputError(f"the record holds the cap of {MAX_ENTRIES:,} entries")
         return self._entry(word, args)
 
+    def waiting(self) -> str | None:
+        """What the entry waiting (``pending``) still needs, in words (``refill CARD``),
+        or None when no entry waits for what came (a page asks for exactly that)."""
+        return self._waiting()
+
     def _is_view(self, word: str, args: list[str]) -> bool:
         """Is the line ``word args`` a view (not an entry)?"""
         return word in self.VIEWS

@@ -3,12 +3,13 @@ every request passes.
 
 Routes (``SLUG``: a served record, ``web.tables``)::
 
-    GET  /                    the records served and the new-record form
+    GET  /                    the records served and a new-record form (``?new=GAME``)
     POST /new                 make a record in the folder (303 to its page, 422 refused)
     GET  /r/SLUG              the record's page (``?why=N``: with why for suspect N)
     GET  /r/SLUG/main         its live part as JSON {version, html} (the script's refresh)
     GET  /r/SLUG/version      {version} (the script polls it every 2 s)
-    POST /r/SLUG/act          an entry or an undo: 200 accepted, 422 refused, 409 stale
+    POST /r/SLUG/act          an entry or an undo: 200 accepted (or waiting for what came,
+                              kind "info": nothing saved yet), 422 refused, 409 stale
     GET  /static/NAME         the vendored stylesheet and script
 
 A POST from the page's script (header ``X-Deduce-Fetch``) is answered with JSON {kind,
@@ -173,16 +174,26 @@ def _not_served() -> Response:
                              "The records served</a></p></main>"), status_code=404)
 
 
-async def index(request: Request, tables: Tables, problem: str = "", status: int = 200) -> Response:
+async def index(request: Request, tables: Tables, problem: str = "", status: int = 200,
+                game: str | None = None) -> Response:
+    """The records served and one game's new-record form (``?new=GAME``, else the first
+    game's; one form at a time, so the forms' ids stay unique on the page)."""
+    chosen = game or request.query_params.get("new")
+    if chosen not in GAME_PAGES:
+        chosen = next(iter(GAME_PAGES))
+
     def build() -> str:
         items = "".join(f'<li><a href="/r/{h(s.slug)}">{h(s.path.name)}</a>'
                         f'<span class="small">{h(s.page.summary(s.session))}</span></li>'
                         for s in list(tables.served.values()))
         listing = f'<ul class="records">{items}</ul>' if items else \
             '<p class="small">No record yet: make one below.</p>'
-        forms = "".join(_new_form(game) for game in GAME_PAGES)
+        games = "".join(f'<a class="chip{" picked" * (g == chosen)}" href="/?new={h(g)}" '
+                        f'id="new-{h(g)}">{h(game_page(g).TITLE)}</a>' for g in GAME_PAGES)
+        picker = (f'<nav class="chips links" aria-label="new record of">{games}</nav>'
+                  if len(GAME_PAGES) > 1 else "")
         return (f'<main><h1>deduce</h1>{problem}<section><h2>Records</h2>{listing}</section>'
-                f"{forms}</main>")
+                f"{picker}{_new_form(chosen)}</main>")
 
     return HTMLResponse(page("deduce serve", await run_in_threadpool(build)), status_code=status)
 
@@ -200,6 +211,7 @@ def _new_form(game: str) -> str:
 
 async def new_record(request: Request, tables: Tables) -> Response:
     by_script = "x-deduce-fetch" in request.headers
+    form = None
     try:
         form = await read_form(request)
         served = await run_in_threadpool(tables.create, form.get("game"), form.get("name"), form)
@@ -207,7 +219,8 @@ async def new_record(request: Request, tables: Tables) -> Response:
         if by_script:  # the script shows it above the form, the typed fields kept
             return JSONResponse({"kind": "refused", "message": str(exc)}, status_code=422)
         box = notice("refused", "Refused: the record was not made", str(exc))
-        return await index(request, tables, box, status=422)
+        return await index(request, tables, box, status=422,
+                           game=None if form is None else form.get("game"))
     if by_script:
         return JSONResponse({"kind": "accepted", "location": f"/r/{served.slug}"})
     return RedirectResponse(f"/r/{served.slug}", status_code=303)
@@ -286,6 +299,9 @@ async def record_act(request: Request, tables: Tables) -> Response:
                 if reply.kind == "accepted":
                     status = 200
                     box = notice("accepted", "Saved", message)
+                elif reply.kind == "info":  # an entry waiting for what came: not saved yet
+                    status = 200
+                    box = notice("info", "Waiting for what came (not saved yet)", message)
                 else:
                     status = 422
                     title = "Refused: contradiction" if reply.code == 3 else "Refused"

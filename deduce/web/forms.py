@@ -69,3 +69,18 @@ def pick(value: str, options: Sequence[str], name: str, where: str) -> str:
     shown = value if len(value) <= 20 else value[:20] + "..."
     raise InputError(f"not one of the {len(options)} choices shown (got {shown!r})",
                      where=f"{where}, field {name!r}")
+
+
+def seated_players(form: Form, most: int, where: str) -> tuple[list[str], str | None]:
+    """A new-record form's ``player`` boxes (the first ``most``, blank ones left out, in
+    seating order) and the name in the box that ``me`` picks (None when nothing is
+    picked); ``InputError`` naming ``me`` when it picks a blank box."""
+    boxes = [v.strip() for k, v in form.pairs if k == "player"][:most]
+    seat = form.pick("me", [str(i) for i in range(len(boxes))], where)
+    me = None
+    if seat is not None:
+        me = boxes[int(seat)]
+        if not me:
+            raise InputError(f"player {int(seat) + 1}'s name is blank", where=f"{where}, field 'me'")
+    return [name for name in boxes if name], me
+

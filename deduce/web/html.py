@@ -48,6 +48,29 @@ def fieldset(legend: str, inner: str, cls: str = "") -> str:
     return f"<fieldset{classes}><legend>{h(legend)}</legend>{inner}</fieldset>"
 
 
+def player_fields(most: int, me_legend: str = "I am") -> str:
+    """A new record's ``player`` boxes (``most`` of them, in seating order; ids
+    ``player-I``) and the ``me`` chips that pick one of them (read back by
+    ``forms.seated_players``)."""
+    boxes = "".join(f'<input type="text" name="player" maxlength="64" autocomplete="off" '
+                    f'placeholder="player {i + 1}{" (first)" * (i == 0)}" '
+                    f'aria-label="player {i + 1}" id="player-{i}">' for i in range(most))
+    me = chips("me", [(str(i), f"player {i + 1}") for i in range(most)])
+    return (fieldset("Players, in seating order", f'<div class="boxes">{boxes}</div>')
+            + fieldset(me_legend, me))
+
+
+def select(name: str, options, *, ident: str, label: str, blank: str = "—",
+           multiple: bool = False) -> str:
+    """A ``<select>`` of ``(value, label)`` options (first a blank one, unless
+    ``multiple``), ``ident`` its id and ``label`` its accessible name."""
+    first = "" if multiple else f'<option value="">{h(blank)}</option>'
+    items = "".join(f'<option value="{h(v)}">{h(t)}</option>' for v, t in options)
+    many = " multiple" if multiple else ""
+    return (f'<select name="{h(name)}" id="{h(ident)}" aria-label="{h(label)}"{many}>'
+            f"{first}{items}</select>")
+
+
 def notice(kind: str, title: str, message: str = "") -> str:
     """A message box: ``kind`` is accepted, refused, stale or info (its colour); refusals
     and stale entries are announced to screen readers at once."""

@@ -24,7 +24,11 @@ import importlib
 from types import ModuleType
 
 #: record "game" -> the module of its page
-GAME_PAGES: dict[str, str] = {"sherlock13": "deduce.web.s13"}
+GAME_PAGES: dict[str, str] = {"sherlock13": "deduce.web.s13",
+                              "case-notes": "deduce.web.casenotes",
+                              "detective-story": "deduce.web.story",
+                              "deductions": "deduce.web.deductions",
+                              "irregulars": "deduce.web.irregulars"}
 
 
 def game_page(game: str) -> ModuleType | None:

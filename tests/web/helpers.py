@@ -61,3 +61,52 @@ def client(tables, token=None):
 
 def version_of(html: str) -> str:
     return re.search(r'name="version" value="(\w+)"', html).group(1)
+
+
+def post_act(c, slug: str, fields, version: str | None = None, script: bool = True):
+    """POST an entry form (``fields``: a dict, a list value for a field given several
+    times, or (name, value) pairs) to the record
+    ``slug`` on the version now (or ``version``), as the page's script does."""
+    version = version or c.get(f"/r/{slug}/version").json()["version"]
+    pairs = list(fields.items()) if isinstance(fields, dict) else list(fields)
+    data: dict[str, list[str]] = {}
+    for key, value in [("version", version), *pairs]:
+        values = value if isinstance(value, (list, tuple)) else [value]
+        data.setdefault(key, []).extend(str(v) for v in values)
+    return c.post(f"/r/{slug}/act", data=data, headers=FETCH if script else {})
+
+
+def served_folder(tmp_path):
+    """A folder served by a fresh ``Tables`` and its test client (closed by the caller)."""
+    from deduce.web.tables import Tables
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    tables = Tables(folder)
+    return tables, client(tables), folder
+
+
+def check_any_form_is_answered(page, session, names: list[str], values) -> None:
+    """Property: whatever fields of ``names`` a form posts (values from the hypothesis
+    strategy ``values``), the game ``page``'s ``act`` answers with a reply (a refusal with
+    its reason) and never raises; a refused entry leaves the record on disk as it was;
+    the page renders after it."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from deduce.web.forms import Form
+    from deduce.web.tables import Served
+
+    served = Served("p", session.path, page, session)
+
+    @settings(max_examples=80)
+    @given(st.lists(st.tuples(st.sampled_from(names), values), max_size=6))
+    def check(pairs):
+        before = session.path.read_bytes()
+        reply = page.act(served, Form(pairs))
+        assert reply.kind in ("accepted", "refused", "info")
+        if reply.kind == "refused":
+            assert reply.message and session.path.read_bytes() == before
+        page.render(served, "", None)
+
+    check()

@@ -5,6 +5,7 @@ without it, the page with it, the record's lock held while serving and gone afte
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import socket
@@ -58,11 +59,21 @@ def test_a_contradictory_record_exits_3(tmp_path):
     assert no_lock_left(tmp_path)
 
 
-def test_another_games_record_is_refused(tmp_path):
+def test_a_game_without_a_page_is_refused(tmp_path, monkeypatch):
+    from deduce.web import pages
+
+    monkeypatch.setattr(pages, "GAME_PAGES", {"sherlock13": "deduce.web.s13"})
     position = {"game": "deductions", "display": [], "pools": {}, "reserved": []}
     result = run(write(tmp_path / "d.json", position), "--port", "0")
     assert result.exit_code == 2
     assert "deduce serve has no page for a Deductions position yet" in result.output
+
+
+def test_a_position_is_not_a_table_record(tmp_path):
+    position = {"game": "deductions", "display": [], "pools": {}, "reserved": []}
+    result = run(write(tmp_path / "d.json", position), "--port", "0")
+    assert result.exit_code == 2 and "d.json" in result.output
+    assert "this is a Deductions position, not a table record" in result.output
 
 
 def test_dir_must_be_a_folder(tmp_path):
@@ -164,3 +175,39 @@ def test_only_serve_imports_the_web_libraries():
     out = subprocess.run([sys.executable, "-c", code, str(puzzle_path("sherlock13", "demo-4p.json"))],
                          capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_real_run_under_a_terminal_prints_the_address_and_stops_on_ctrl_c(tmp_path):
+    """As a person runs it: the installed command under a pseudo-terminal, the address
+    (with its token and QR code) on the screen, the page served, Ctrl-C stopping it with
+    exit 0, the lock let go, no traceback."""
+    import pexpect
+
+    from tests.cli.procs import deduce_argv, quiet_env
+
+    path = write(tmp_path / "g.json", RECORD)
+    argv = deduce_argv() + ["serve", path, "--host", "0.0.0.0", "--port", "0",
+                            "--dir", str(tmp_path)]
+    child = pexpect.spawn(argv[0], argv[1:], env=quiet_env(), encoding="utf-8",
+                          dimensions=(40, 120), timeout=60)
+    child.logfile_read = screen = io.StringIO()
+    try:
+        child.expect(r"deduce serve: http://\S+:(\d+)/\?token=(\S+)")
+        port, token = int(child.match.group(1)), child.match.group(2)
+        child.expect("Anyone on this network with the address")
+        child.expect("█")  # the QR code
+        assert (tmp_path / ".g.json.lock").exists()
+        base = f"http://127.0.0.1:{port}"
+        assert _get(base + "/r/g")[0] == 403
+        status, _, headers = _get(f"{base}/r/g?token={token}")
+        cookie = headers["set-cookie"].split(";")[0]
+        status, page, _ = _get(base + "/r/g", cookie)
+        assert status == 200 and "16,800 consistent worlds" in page
+        child.sendintr()
+        child.expect("stopped; every accepted entry is saved")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0, screen.getvalue()
+    assert "Traceback" not in screen.getvalue()
+    assert no_lock_left(tmp_path)

@@ -228,9 +228,14 @@ class Solve:
 def _listed_solve(case: str, due: tuple[int, ...], pool: list[str]) -> Solve:
     """``Solve(case, the cheapest payment of the due vector due from pool)``, the payment
     found when first read (``legal_actions`` lists many Solves, a player plays one)."""
-    solve = object.__new__(Solve)
-    solve.__dict__.update(case=case, _pending=(due, pool))
+    solve = _new_object(Solve)
+    fields = solve.__dict__
+    fields["case"] = case
+    fields["_pending"] = due, pool
     return solve
+
+
+_new_object = object.__new__
 
 
 @dataclass(frozen=True)
@@ -954,10 +959,8 @@ class State:
         affordable: dict[str, tuple[int, ...]] = {}
         self._affordable = affordable
         out: list = [DRAW]
-        packed = 0
         try:
-            for bits in map(_POOL_BITS.__getitem__, pool):
-                packed += bits
+            packed = sum(map(_POOL_BITS.__getitem__, pool))
         except (KeyError, TypeError):
             pool_counts(pool)  # raises the ValueError naming the card
             raise  # pragma: no cover
@@ -1332,7 +1335,11 @@ class State:
         if self._kinds[p] is not None:
             self._kinds[p] += _KIND_BITS[card.case, card.category]
         self.scores[p] += card.points
-        self._dues[p] = None
+        dues = self._dues[p]
+        if dues is not None:  # one more discount: ``_player_dues`` without the count
+            discounts = list(dues[None])
+            discounts[_SUIT_INDEX[card.discount]] += 1
+            self._dues[p] = self._costs.dues_for(tuple(discounts))
         self._asked[p] = None
         self._end_turn()
 

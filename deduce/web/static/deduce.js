@@ -75,7 +75,7 @@
     if (!live || !link) { return; }
     event.preventDefault();
     refresh("?why=" + encodeURIComponent(link.dataset.why)).then(function () {
-      var answer = document.getElementById("why");
+      var answer = document.getElementById((link.hash || "#why").slice(1));
       if (answer) { answer.scrollIntoView({ block: "start" }); }
     }).catch(function () { reachable(false); });
   });
