@@ -56,9 +56,11 @@ def _register() -> None:
     from deduce.cli.s13 import s13
     from deduce.cli.serve import serve
     from deduce.cli.story import story
+    from deduce.cli.story_cache import cache as story_cache
     from deduce.cli.story_table import table
 
     story.add_command(table)
+    story.add_command(story_cache)
     cli.add_command(s13)
     cli.add_command(story)
     cli.add_command(demo)

@@ -22,6 +22,9 @@ DATA_OPTION = click.option("--data", "data_dir", type=click.Path(file_okay=False
                            help="Campaign folder of *.toml files (default: the record's, else "
                                 "the shipped sample campaign).")
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+NO_CACHE_OPTION = click.option("--no-cache", "no_cache", is_flag=True,
+                               help="Neither read nor write the solved case in the cache "
+                                    "folder (see 'deduce story cache').")
 
 
 @click.group()
@@ -39,6 +42,7 @@ def story() -> None:
       deduce story table case.json
       deduce story selfplay --bots greedy --games 2000 --seed 1
       deduce story selfplay --bots optimal --games 500 --seed 1 --from case.json --json
+      deduce story cache
 
     \b
     Between cases (a campaign):
@@ -163,10 +167,11 @@ def _parse_roll(text: str) -> tuple[str, int]:
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option("--roll", "roll", metavar="ACTION=N",
               help="The 2d6 just rolled for ACTION (natural dice, 2-12): should 1 Luck re-roll it?")
+@NO_CACHE_OPTION
 @DATA_OPTION
 @JSON_OPTION
 @reports_errors
-def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
+def advise(record_file: str, roll: str | None, no_cache: bool, data_dir, as_json: bool) -> None:
     """The Action maximising P(the Villain is arrested by the end of turn 12), with that
     probability for every legal Action (exact dynamic programming); with --roll, whether
     to spend a Luck point on re-rolling the dice just rolled.
@@ -174,27 +179,36 @@ def advise(record_file: str, roll: str | None, data_dir, as_json: bool) -> None:
     A won case counts an arrest and a Villain killed in a fight (the case "ends
     successfully", R009b). The whole case is solved for every SM and Luck at once: from a
     fresh case this takes 7-25 s on the shipped campaign (a spinner shows on a terminal);
-    from turn 8 on, with the Villain known, under half a second.
+    from turn 8 on, with the Villain known, under half a second. The solved case is kept
+    in the cache folder (`deduce story cache`), so every later `advise`, `table` or
+    optimal `selfplay --from` on the same case reads it instead of solving again;
+    --no-cache neither reads nor writes it (and keeps only the next two turns in memory).
 
     \b
     Examples:
       deduce story advise case.json
       deduce story advise case.json --json
       deduce story advise case.json --roll explore=6
+      deduce story advise case.json --no-cache
     """
     from deduce.cli.story_view import case_over, print_advice, reroll_text, solving
+    from deduce.models.detective_story import store
     from deduce.models.detective_story.advice import advise as run
     from deduce.models.detective_story.advice import solver_for
     from deduce.models.detective_story.reports import advice_document, check_reroll, reroll_for
 
     cf = _load(record_file, data_dir)
     print_warnings(cf.data)
+    asked = None
+    if roll:
+        check_reroll(cf)
+        asked = _parse_roll(roll)
     solver = solver_for(cf.ctx)
     rr = None
     with solving(solver):
-        if roll:
-            check_reroll(cf)
-            rr = reroll_for(cf, *_parse_roll(roll), solver)
+        store.prepare(solver, cf.case, cf.phase, cf.waited, use_cache=not no_cache)
+        if asked:
+            rr = reroll_for(cf, *asked, solver)
         advice = run(cf.ctx, cf.case, cf.phase, cf.waited, solver=solver)
     if as_json:
         print_json(advice_document(cf, advice, rr))
@@ -313,20 +327,23 @@ def _terminal_prompt():
 @click.option("--from", "from_file", type=click.Path(dir_okay=False),
               help="Start every case from this record (default: fresh first cases).")
 @click.option("--adventure", help="Fresh cases: this Adventure (default: A000's 1d6 per case).")
+@NO_CACHE_OPTION
 @DATA_OPTION
 @selfplay_options(games=1000, bots_help="The policy playing the cases (the game is solo: one "
                                         "bot): optimal, greedy or random. Required (or its "
                                         "old spelling --policy).")
 @reports_errors
-def selfplay(policy, cases, from_file, adventure, data_dir, games, seed, workers, scheduler,
-             bots, as_json) -> None:
+def selfplay(policy, cases, from_file, adventure, no_cache, data_dir, games, seed, workers,
+             scheduler, bots, as_json) -> None:
     """Play many cases with a policy: arrest rate (Wilson 95% interval), mean turns,
     deaths, Luck spent. Deterministic for a seed (whatever the workers or the cluster).
 
     The game is solo: --bots names one policy, optimal (the DP), greedy or random;
     --games is the number of cases. Old spellings, still taken: --policy P for --bots P,
-    --cases N for --games N. With --from and local --workers, the optimal policy's DP is
-    solved once, before the workers start; on a Dask cluster once per worker process.
+    --cases N for --games N. With --from, the optimal policy's DP is solved once for the
+    whole case before the workers start (local workers share it; it is read from the
+    cache folder if an earlier command solved the case, and written there otherwise:
+    --no-cache neither reads nor writes it); on a Dask cluster once per worker process.
 
     JSON: the self-play envelope {"game": "detective-story", "players": 1, "games",
     "seed", "workers", "scheduler", "elapsed_s", "bots": [{"name", "win_share", "ci95",
@@ -338,6 +355,7 @@ def selfplay(policy, cases, from_file, adventure, data_dir, games, seed, workers
     Examples:
       deduce story selfplay --bots random --games 5000 --seed 1
       deduce story selfplay --bots optimal --games 500 --seed 1 --from case.json --json
+      deduce story selfplay --bots optimal --games 500 --from case.json --workers 2 --no-cache
       deduce story selfplay --bots greedy --games 100000 --scheduler tcp://10.0.0.5:8786
       deduce story selfplay --policy random --cases 5000 --seed 1      (old spelling)
     """
@@ -365,7 +383,8 @@ def selfplay(policy, cases, from_file, adventure, data_dir, games, seed, workers
         record = read_json(from_file)
         data_dir = data_dir or data_folder(record, from_file)
     match = Match(games, seed, names, 1, workers=workers, scheduler=scheduler,
-                  setup=story_setup(record, data_dir, adventure, from_file))
+                  setup=story_setup(record, data_dir, adventure, from_file,
+                                    cache=not no_cache))
     play_match(GAME, match, as_json, print_selfplay)
 
 

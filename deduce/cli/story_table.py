@@ -15,22 +15,24 @@ import sys
 import click
 
 from deduce.cli.common import err, literal, one_line, out, read_line, reports_errors
-from deduce.cli.story import DATA_OPTION
+from deduce.cli.story import DATA_OPTION, NO_CACHE_OPTION
 
 
 @click.command()
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False))
+@NO_CACHE_OPTION
 @DATA_OPTION
 @reports_errors
-def table(record_file: str, data_dir) -> None:
+def table(record_file: str, no_cache: bool, data_dir) -> None:
     """Play the case in FILE live: before each Action the exact P(arrest) of every legal
     Action (Enter takes the best), then the dice of the turn as they fall (as in `deduce
     story turn`: an Action's 2d6, then, with Luck left, the advice on re-rolling it and
     the new roll if you spent the Luck; d6 faces; tests; a fight's end), and FILE is
     rewritten after the Action and after the Encounter Matrix.
 
-    The case is solved once when the session starts (a fresh case: 8-26 s, 0.7-1.6 GB);
-    every later answer is instant. undo, typed for any question, starts the phase in play
+    The case is solved once when the session starts (a fresh case: 8-26 s, 0.7-1.6 GB),
+    or read from the cache folder when an earlier command solved it (`deduce story
+    cache`; --no-cache neither reads nor writes it); every later answer is instant. undo, typed for any question, starts the phase in play
     again, or, at its first question, goes back to the phase before (as far back as the
     session started; also once the case is over): a die entered wrong is put right by
     playing the phase again. quit at the Action prompt, or the end of the input, stops;
@@ -42,6 +44,7 @@ def table(record_file: str, data_dir) -> None:
     \b
     Examples:
       deduce story table case.json
+      deduce story table case.json --no-cache
       printf 'explore\\n7\\nkeep\\n2\\n9\\n3\\nquit\\n' | deduce story table case.json
     """
     from deduce.cli.story_view import print_warnings, solving, table_end_line
@@ -53,7 +56,7 @@ def table(record_file: str, data_dir) -> None:
     with TableSession.open(record_file, data_dir, port) as session:
         print_warnings(session.data)
         with solving(session.solver, "Solving the whole case for every SM and Luck (once)"):
-            session.prepare()
+            session.prepare(use_cache=not no_cache)
         if session.run() and interactive:  # the end of the input (or ^C, ^D on a terminal)
             err.print("")
         out.print(table_end_line(record_file, session.case, session.phase))

@@ -49,8 +49,9 @@ class Solver(dp_solver.Solver):
 
 
 def context_key(ctx: Context) -> tuple:
-    """What makes two contexts the same case for the DP (same data, sheets and rules)."""
-    return (ctx.data.source, ctx.adventure.id, ctx.holmes, ctx.watson,
+    """What makes two contexts the same case for the DP (same data, sheets and rules): the
+    campaign's content hash (``Data.digest``), the Adventure, the sheets, the rules' flags."""
+    return (ctx.data.digest, ctx.adventure.id, ctx.holmes, ctx.watson,
             tuple(sorted(ctx.sheets.items())), ctx.first_case, ctx.ruled_out, ctx.barred,
             ctx.inspector_replaced)
 

@@ -229,6 +229,9 @@ class Data:
     source: str
     warnings: list[str] = field(default_factory=list)
     graph: Any = None
+    #: a hash of the campaign files' parsed content (``core.cache.digest_key``): equal for
+    #: equal campaigns wherever they are read from (the solved-case cache's key)
+    digest: str = ""
 
     def adventure(self, text: str, where: str = "--adventure") -> Adventure:
         """The Adventure named by id or name (aliases as ``names.resolve``)."""
@@ -810,7 +813,9 @@ def parse_campaign(files: list[tuple[str, dict]], source: str = "<memory>") -> D
         if paragraphs[pid].kind != "equipment":
             raise InputError(f"field 'equipment[{i}]': {pid} is not an equipment paragraph",
                              where=f"{cname}: campaign", field=f"equipment[{i}]")
-    data = Data(campaign, adventures, villains, paragraphs, source)
+    from deduce.core.cache import digest_key
+
+    data = Data(campaign, adventures, villains, paragraphs, source, digest=digest_key(files))
     from deduce.models.detective_story.graph import check_graph
 
     data.graph, data.warnings = check_graph(data)

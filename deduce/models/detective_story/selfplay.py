@@ -32,13 +32,15 @@ from deduce.models.detective_story.state import outcome_text, parse_record
 # ----------------------------------------------------------------------------- one case
 class CaseSpec(NamedTuple):
     """One self-play case: a start record (None: a fresh first case), where the data is,
-    the policy, the case's seed and (fresh cases) the Adventure (None: A000's 1d6)."""
+    the policy, the case's seed, (fresh cases) the Adventure (None: A000's 1d6) and
+    whether a worker without the solved case reads it from the cache folder (``store``)."""
 
     record: dict | None
     data_dir: str | None
     policy: str
     seed: int
     adventure: str | None = None
+    cache: bool = False
 
 
 class CaseResult(NamedTuple):
@@ -89,6 +91,10 @@ def play_one(spec: CaseSpec) -> CaseResult:
     if cf.case.over:
         raise InputError(f"the case is already over ({outcome_text(cf.case.outcome)})",
                          field="outcome")
+    if spec.cache and spec.record is not None and spec.policy == "optimal":
+        from deduce.models.detective_story.store import attach
+
+        attach(cf.ctx)  # a worker started by spawn: what the parent solved and wrote
     played = play_case(cf.ctx, cf.case, policy, rng, cf.phase, cf.waited)
     c = played.case
     return CaseResult(c.outcome, c.won, played.turns, played.luck_spent,
@@ -98,23 +104,26 @@ def play_one(spec: CaseSpec) -> CaseResult:
 class StorySetup(NamedTuple):
     """A match's own settings (``Match.setup``): the start record (None: fresh first cases)
     and its file (``source``, echoed as ``"from"``), the campaign folder (None: the shipped
-    one) and, for fresh cases, the Adventure id (None: A000's 1d6 per case)."""
+    one), for fresh cases the Adventure id (None: A000's 1d6 per case), and whether the
+    optimal policy's solved case is read from and written to the cache folder."""
 
     record: dict | None = None
     data_dir: str | None = None
     adventure: str | None = None
     source: str | None = None
+    cache: bool = False
 
 
 def story_setup(record: dict | None = None, data_dir: str | None = None,
-                adventure: str | None = None, source: str | None = None) -> StorySetup:
+                adventure: str | None = None, source: str | None = None,
+                cache: bool = False) -> StorySetup:
     """The setup of a match, with a fresh case's ``adventure`` (any id or name the campaign
     knows) made its id; ``InputError`` for an unknown one."""
     if record is None and adventure is not None:
         from deduce.models.detective_story.data import load_campaign
 
         adventure = load_campaign(data_dir).adventure(adventure).id
-    return StorySetup(record, data_dir, adventure, source)
+    return StorySetup(record, data_dir, adventure, source, cache)
 
 
 def match_specs(match: Match) -> list[CaseSpec]:
@@ -122,28 +131,33 @@ def match_specs(match: Match) -> list[CaseSpec]:
     ``case_seed``."""
     (policy,) = match.bots
     s = match.setup
-    return [CaseSpec(s.record, s.data_dir, policy, seed, s.adventure)
+    return [CaseSpec(s.record, s.data_dir, policy, seed, s.adventure, s.cache)
             for _, seed in schedule(match.bots, match.games, match.seed, case_seed)]
 
 
-def presolve(record: dict, data_dir: str | None) -> None:
-    """Solve the DP of ``record``'s case in this process before the worker pool starts:
-    forked workers inherit it (``advice.solver_for``) instead of each solving it again."""
+def presolve(record: dict, data_dir: str | None, cache: bool = False) -> str:
+    """Solve the DP of ``record``'s whole case in this process before the worker pool
+    starts (``store.prepare``: read from the cache folder, or solved and written there,
+    when ``cache``): forked workers inherit it (``advice.solver_for``), workers started by
+    spawn read the entry written, instead of each solving it again. Returns where it came
+    from (``store.MEMORY``, ``CACHED`` or ``SOLVED``)."""
+    from deduce.models.detective_story import store
     from deduce.models.detective_story.advice import solver_for
     from deduce.models.detective_story.data import load_campaign
     from deduce.models.detective_story.state import parse_record
 
     cf = parse_record(record, "--from", load_campaign(data_dir))
-    if not cf.case.over:
-        solver_for(cf.ctx).at(cf.case, cf.phase, cf.waited)
+    return store.prepare(solver_for(cf.ctx), cf.case, cf.phase, cf.waited, use_cache=cache,
+                         whole=True)
 
 
 def prepare(match: Match) -> None:
-    """The optimal policy from a record on local workers: its DP solved once, here."""
+    """The optimal policy from a record, played here or on local workers: its DP solved
+    (or read from the cache) once, here, for the whole case."""
     s = match.setup
-    if match.bots == ("optimal",) and s.record is not None and match.workers > 1 \
-            and not match.scheduler:
-        presolve(s.record, s.data_dir)
+    if match.bots == ("optimal",) and s.record is not None and not match.scheduler \
+            and (match.workers > 1 or s.cache):
+        presolve(s.record, s.data_dir, s.cache)
 
 
 def summarise(policy: str, results: list[CaseResult]) -> dict:

@@ -5,8 +5,9 @@ terminal or a pipe, is a ``Port``).
 ``TableSession.open(path, data_dir, port)`` takes the record's lock
 (``core.records.RecordLock``) for the session's life, before anything else, so a second
 session is refused at once and not after the long solve; ``prepare()`` solves the DP once
-for the whole case (every later turn kept in memory: a fresh case of a001 peaks at 0.7 GB,
-of a002 at 1.6 GB), so every later piece of advice is read, not computed; ``run()`` plays
+for the whole case, or reads it from the cache folder (``store``; every later turn kept in
+memory: a fresh case of a001 peaks at 0.7 GB, of a002 at 1.6 GB), so every later piece of
+advice is read, not computed; ``run()`` plays
 until quit, the end of the case (and no undo), or the end of the input.
 
 The dice are told as in ``deduce story turn`` (``live.Told``); the record is rewritten
@@ -108,9 +109,14 @@ class TableSession(LockedSession):
     def data(self):
         return self.cf.data
 
-    def prepare(self) -> None:
-        """Solve the DP once for the whole case (the long part: up to half a minute)."""
-        self.solver.prepare(self.cf.case, encounter=self.cf.phase == "encounter", whole=True)
+    def prepare(self, use_cache: bool = True) -> str:
+        """Solve the DP once for the whole case (the long part: up to half a minute), or
+        read it from the cache folder when an earlier command solved it (``use_cache``:
+        read, and written after solving; ``store.prepare``, whose answer it returns)."""
+        from deduce.models.detective_story import store
+
+        return store.prepare(self.solver, self.cf.case, self.cf.phase, self.cf.waited,
+                             use_cache=use_cache, whole=True)
 
     # -- the session
     def run(self) -> bool:

@@ -1,0 +1,378 @@
+"""The solved case kept on disk (``store``): exact round trips, one entry per case read by
+any state of it, damaged entries ignored with one warning and solved again, a folder
+that cannot be written never stopping the solve, and one solve for a self-play run.
+
+Every solve here starts late in a case of the shipped a001 (turn 10, the Villain known:
+a twentieth of a second) but one, marked slow: the fresh case."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deduce.core import cache
+from deduce.models.detective_story import advice as A
+from deduce.models.detective_story import store
+from deduce.models.detective_story.dp.memo import Memo
+from tests.detective_story.conftest import fresh, load_case
+from tests.detective_story.solves import count_solves, solves
+
+LATE = dict(turn=10, villain="c201", clue_found=True, sm=1, luck=2)
+
+
+@pytest.fixture
+def folder(private_cache_folder):
+    return private_cache_folder
+
+
+@pytest.fixture
+def log(tmp_path, monkeypatch):
+    """Solves counted in a file; the process's shared solvers forgotten before and after
+    (each command of a test stands for a new process)."""
+    A.SOLVERS.clear()
+    path = tmp_path / "solves.log"
+    count_solves(monkeypatch, path)
+    yield path
+    A.SOLVERS.clear()
+
+
+def late(shipped, **changes):
+    return fresh(shipped, "a001", **{**LATE, **changes})
+
+
+def stores_equal(one: Memo, other: Memo) -> bool:
+    """Same keys in every kept store and, for each, the same values bit for bit (NaN where
+    NaN)."""
+    for name in store.STORES:
+        a, b = getattr(one, name), getattr(other, name)
+        if a.keys() != b.keys():
+            return False
+        for k in a:
+            pa = a[k] if isinstance(a[k], tuple) else (a[k],)
+            pb = b[k] if isinstance(b[k], tuple) else (b[k],)
+            if len(pa) != len(pb) or not all(
+                    np.asarray(x).shape == y.shape
+                    and np.asarray(x, dtype=np.float64).tobytes() == y.tobytes()
+                    for x, y in zip(pa, pb)):
+                return False
+    return True
+
+
+def test_pack_and_unpack_keep_every_key_and_value_exactly_nan_cells_free(shipped):
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    memo = solver.memo
+    assert {name: len(getattr(memo, name)) > 0 for name in store.STORES} == dict.fromkeys(
+        store.STORES, True)
+    dense = store.pack(memo)
+    k = max(memo.start, key=lambda k: np.isfinite(memo.start[k]).sum())
+    holed = memo.start[k].copy()
+    n_holes = int(np.isfinite(holed[::3]).sum())
+    assert n_holes > 0
+    holed[::3] = np.nan  # cells a reachable-only DP leaves unknown
+    memo.start[k] = holed
+    arrays = store.pack(memo)
+    assert arrays["start.values"].size == dense["start.values"].size - n_holes
+    back = Memo()
+    read = store.unpack(back, arrays)
+    assert read == sum(arrays[f"{n}.values"].size for n in store.STORES)
+    assert stores_equal(memo, back)
+    assert np.isnan(back.start[k][::3]).all()
+    assert (np.isfinite(back.start[k]) == np.isfinite(holed)).all()
+    assert {type(key[1]).__name__ for key in back.start} == {"Case"}
+    assert not back.start[k].flags.writeable
+
+
+def _value(draw_rows, nan_cells, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random(draw_rows * 7 if draw_rows else 7)
+    a[rng.random(a.size) < nan_cells] = np.nan
+    return a.reshape(draw_rows, 7) if draw_rows else a
+
+
+values = st.builds(_value, st.integers(0, 3), st.sampled_from([0.0, 0.5, 1.0]),
+                   st.integers(0, 10 ** 6))
+
+
+@given(st.lists(st.tuples(st.integers(1, 12), st.text("abc", max_size=2), values),
+                max_size=12, unique_by=lambda x: x[:2]),
+       st.lists(st.tuples(st.integers(1, 12), values, values), max_size=6,
+                unique_by=lambda x: x[0]))
+def test_pack_and_unpack_round_trip_any_values_and_nan_patterns(plain, pairs):
+    from deduce.models.detective_story.state import Case
+
+    memo = Memo()
+    for t, name, v in plain:
+        memo.start[(t, Case(t, 0, 0, villain=name or None))] = v
+        memo.action[(t, Case(0, 0, 0), name)] = v
+    for t, v, w in pairs:
+        memo.encounter_all[(t, Case(0, 0, 0, blocked=frozenset({"x", str(t)})))] = (v, w)
+    arrays = store.pack(memo)
+    finite = sum(int(np.isfinite(np.asarray(x)).sum()) for name in store.STORES
+                 for value in getattr(memo, name).values()
+                 for x in (value if isinstance(value, tuple) else (value,)))
+    assert sum(arrays[f"{n}.values"].size for n in store.STORES) == finite
+    back = Memo()
+    assert store.unpack(back, arrays) == finite
+    assert stores_equal(memo, back)
+
+
+def test_unpack_refuses_inconsistent_arrays_and_puts_nothing(shipped):
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    good = store.pack(solver.memo)
+    broken = [dict(good, **{"start.values": good["start.values"][:-1]}),
+              {k: v for k, v in good.items() if k != "action.shapes"},
+              dict(good, atoms=np.frombuffer(b'[{"n": "Exec", "v": []}]', dtype=np.uint8)),
+              dict(good, atoms=np.frombuffer(b'[1, {"n": "Case", "a": [0, 1]}]',
+                                             dtype=np.uint8)),
+              dict(good, atoms=np.frombuffer(b'[1, {"n": "Case", "a": [0, 0]}]',
+                                             dtype=np.uint8)),
+              dict(good, **{"encounter_all.parts": good["encounter_all.parts"][:-1]}),
+              dict(good, **{"start.keys": -good["start.keys"]})]
+    for arrays in broken:
+        memo = Memo()
+        with pytest.raises(ValueError):
+            store.unpack(memo, arrays)
+        assert (len(memo.start), len(memo.action), len(memo.encounter_all)) == (0, 0, 0)
+
+
+def test_a_second_solver_reads_the_entry_and_answers_exactly_as_solving(shipped, folder, log):
+    cf = late(shipped)
+    first = A.Solver(cf.ctx)
+    assert store.prepare(first, cf.case) == store.SOLVED
+    assert solves(log) == 1
+    assert [p.name for p in folder.iterdir()] == [f"{store.case_key(cf.ctx)}.npz"]
+    plain = A.Solver(cf.ctx)  # no cache: the two turns advise keeps
+    assert store.prepare(plain, cf.case, use_cache=False) == store.SOLVED
+    assert solves(log) == 2
+    read = A.Solver(cf.ctx)
+    assert store.prepare(read, cf.case) == store.CACHED
+    assert solves(log) == 2
+    assert stores_equal(first.memo, read.memo)
+    got, want = A.advise(cf.ctx, cf.case, solver=read), A.advise(cf.ctx, cf.case, solver=plain)
+    assert got.best == want.best and [a for a, _ in got.actions] == [a for a, _ in want.actions]
+    assert got.p_win == pytest.approx(want.p_win, abs=1e-15, rel=0)
+    for (_, p), (_, q) in zip(got.actions, want.actions):
+        assert p == pytest.approx(q, abs=1e-15, rel=0)
+    for roll in (3, 7, 11):
+        r1 = A.reroll_advice(cf.ctx, cf.case, "Investigate", roll, solver=read)
+        r2 = A.reroll_advice(cf.ctx, cf.case, "Investigate", roll, solver=plain)
+        assert (r1.p_keep, r1.p_reroll) == pytest.approx((r2.p_keep, r2.p_reroll), abs=1e-15)
+    for waited in (False, True):  # after the Action: the Encounter phase, read too
+        assert read.after_action(cf.case, waited) == pytest.approx(
+            plain.after_action(cf.case, waited), abs=1e-15, rel=0)
+    assert solves(log) == 2
+
+
+def test_later_states_of_the_case_read_the_entry_and_others_are_merged_in(shipped, log):
+    cf = late(shipped)
+    store.prepare(A.Solver(cf.ctx), cf.case)
+    assert solves(log) == 1
+    for changes in (dict(turn=11), dict(turn=12)):  # reached by Wait and a quiet Encounter
+        later = late(shipped, **changes)
+        assert later.ctx is not cf.ctx  # a new process's own load of the record
+        assert store.prepare(A.Solver(later.ctx), later.case) == store.CACHED
+    encounter = late(shipped, phase="encounter", waited=True)
+    assert store.prepare(A.Solver(encounter.ctx), encounter.case, "encounter", True) \
+        == store.CACHED
+    assert solves(log) == 1
+    other = late(shipped, villain="c202")  # not reachable from the first state
+    assert store.prepare(A.Solver(other.ctx), other.case) == store.SOLVED
+    assert solves(log) == 2
+    both = A.Solver(cf.ctx)
+    assert store.prepare(both, cf.case) == store.CACHED
+    assert store.prepare(both, other.case) == store.MEMORY
+    assert solves(log) == 2
+
+
+def test_the_key_is_the_case_not_where_its_files_are(shipped, tmp_path):
+    from deduce.models.detective_story.data import load_campaign
+    from deduce.puzzles import puzzle_path
+
+    copy = shutil.copytree(puzzle_path("detective_story"), tmp_path / "campaign")
+    cf = late(shipped)
+    assert store.case_key(late(load_campaign(copy)).ctx) == store.case_key(cf.ctx)
+    assert store.case_key(late(shipped, turn=12, sm=5).ctx) == store.case_key(cf.ctx)
+    (copy / "adventures.toml").write_text(
+        (copy / "adventures.toml").read_text(encoding="utf-8").replace(
+            "The Lamplighter's Ledger", "The Lamplighter's Book"), encoding="utf-8")
+    assert store.case_key(late(load_campaign(copy)).ctx) != store.case_key(cf.ctx)
+    assert store.case_key(late(shipped, ruled_out=["c202"]).ctx) != store.case_key(cf.ctx)
+    assert store.case_key(late(shipped, first_case=False).ctx) != store.case_key(cf.ctx)
+
+
+def _damage_by_flipping(path):
+    data = bytearray(path.read_bytes())
+    data[len(data) * 2 // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _damage_by_truncating(path):
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _damage_by_foreign_kind(path):
+    with np.load(path) as archive:
+        arrays = {k: archive[k] for k in archive.files if k != cache.HEADER_ARRAY}
+    cache.write_entry(path.stem, "another-game/thing", {}, arrays, path.parent)
+
+
+def _damage_by_bad_tables(path):
+    with np.load(path) as archive:
+        arrays = {k: archive[k] for k in archive.files if k != cache.HEADER_ARRAY}
+    arrays["action.values"] = arrays["action.values"][:-5]
+    cache.write_entry(path.stem, store.KIND, {"game": store.GAME}, arrays, path.parent)
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (_damage_by_flipping, "ignored"), (_damage_by_truncating, "not a readable cache entry"),
+    (_damage_by_foreign_kind, "another key or kind"), (_damage_by_bad_tables, "not a packed memo")])
+def test_a_damaged_entry_is_ignored_with_one_warning_then_solved_and_rewritten(
+        shipped, folder, log, capsys, damage, reason):
+    cf = late(shipped)
+    store.prepare(A.Solver(cf.ctx), cf.case)
+    path = folder / f"{store.case_key(cf.ctx)}.npz"
+    damage(path)
+    capsys.readouterr()
+    solver = A.Solver(cf.ctx)
+    assert store.prepare(solver, cf.case) == store.SOLVED
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and reason in err and str(path) in err, err
+    assert "Traceback" not in err
+    assert solves(log) == 2
+    assert store.prepare(A.Solver(cf.ctx), cf.case) == store.CACHED  # rewritten, whole
+    assert capsys.readouterr().err == ""
+
+
+def test_a_folder_that_cannot_be_written_warns_once_and_the_solve_goes_on(
+        shipped, tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
+    monkeypatch.setattr(store, "_warned", set())
+    cf = late(shipped)
+    for _ in range(2):
+        solver = A.Solver(cf.ctx)
+        assert store.prepare(solver, cf.case) == store.SOLVED
+        assert A.advise(cf.ctx, cf.case, solver=solver).best is not None
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "cannot write the solved case" in err, err
+
+
+def test_a_full_disk_leaves_no_file_behind(shipped, folder, monkeypatch, capsys):
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez", full)
+    monkeypatch.setattr(store, "_warned", set())
+    cf = late(shipped)
+    assert store.prepare(A.Solver(cf.ctx), cf.case) == store.SOLVED
+    assert "No space left on device" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []
+
+
+def test_no_cache_neither_reads_nor_writes(shipped, folder, log):
+    cf = late(shipped)
+    assert store.prepare(A.Solver(cf.ctx), cf.case, use_cache=False) == store.SOLVED
+    assert list(folder.iterdir()) == []
+    store.prepare(A.Solver(cf.ctx), cf.case)
+    (path,) = folder.iterdir()
+    os.utime(path, (1000, 1000))
+    before = path.read_bytes()
+    assert store.prepare(A.Solver(cf.ctx), cf.case, use_cache=False) == store.SOLVED
+    assert solves(log) == 3
+    assert path.stat().st_mtime == 1000 and path.read_bytes() == before
+
+
+def test_optimal_selfplay_from_a_record_solves_once_for_every_worker(shipped, tmp_path, log):
+    from deduce.core.selfplay import Match, run
+    from deduce.models.detective_story.selfplay import GAME, CaseSpec, play_one, story_setup
+
+    record = json.loads(json.dumps(late(shipped).record))
+    setup = story_setup(record, cache=True)
+    first = run(GAME, Match(8, 3, ("optimal",), 1, workers=2, setup=setup))
+    assert solves(log) == 1  # in this process, before the two forked workers started
+    A.SOLVERS.clear()
+    again = run(GAME, Match(8, 3, ("optimal",), 1, workers=2, setup=setup))
+    assert solves(log) == 1  # read from the cache
+    assert again.summary.figures["outcomes"] == first.summary.figures["outcomes"]
+    A.SOLVERS.clear()  # a worker started by spawn: nothing inherited, the entry read
+    play_one(CaseSpec(record, None, "optimal", 5, None, True))
+    assert solves(log) == 1
+
+
+@pytest.mark.slow
+def test_a_fresh_case_solved_once_is_read_back_for_any_later_state(shipped, log):
+    cf = fresh(shipped, "a001", seed=1)
+    solver = A.Solver(cf.ctx)
+    assert store.prepare(solver, cf.case) == store.SOLVED
+    want = A.advise(cf.ctx, cf.case, solver=solver)
+    read = A.Solver(cf.ctx)
+    assert store.prepare(read, cf.case) == store.CACHED
+    assert stores_equal(solver.memo, read.memo)
+    got = A.advise(cf.ctx, cf.case, solver=read)
+    assert (got.best, got.actions, got.p_win) == (want.best, want.actions, want.p_win)
+    later = load_case(shipped, {**cf.record, "turn": 5, "sm": 2, "luck": 3})
+    assert store.prepare(A.Solver(later.ctx), later.case) == store.CACHED
+    assert solves(log) == 1
+
+
+def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch, capsys):
+    monkeypatch.setattr(store, "_warned", set())
+    solver = A.Solver(late(shipped).ctx)
+    store.prepare(solver, late(shipped).case, use_cache=False, whole=True)
+    arrays = store.pack(solver.memo)
+    size = store.packed_size(solver.memo)
+    names = [f"{n}.{part}" for n in store.STORES for part in ("values", "mask")]
+    assert size == sum(arrays[name].nbytes for name in names)
+    size = sum(a.nbytes for a in arrays.values())
+    assert store.save(solver, max_bytes=store.packed_size(solver.memo) - 1) is None
+    assert "larger than the cache's bound" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []
+    assert store.save(solver, max_bytes=size + 10_000).parent == folder
+
+
+def test_an_empty_memo_packs_and_unpacks_to_nothing():
+    back = Memo()
+    assert store.unpack(back, store.pack(Memo())) == 0
+    assert stores_equal(Memo(), back)
+
+
+def test_reading_into_a_memo_keeps_what_it_knows_and_fills_its_unknown_cells():
+    from deduce.models.detective_story.state import Case
+
+    k = (3, Case(3, 0, 0))
+    held = np.array([0.25, np.nan, np.nan, 0.5])
+    written = Memo()
+    written.start[k] = np.array([0.75, 0.125, np.nan, 0.0])
+    written.start[(4, Case(4, 0, 0))] = np.arange(4.0)
+    memo = Memo()
+    memo.start[k] = held
+    store.unpack(memo, store.pack(written))
+    got = memo.start[k]
+    assert got[0] == 0.25 and got[1] == 0.125 and np.isnan(got[2]) and got[3] == 0.5
+    assert memo.start[(4, Case(4, 0, 0))].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_packing_a_few_cells_at_a_time_packs_the_same(shipped, monkeypatch):
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    k = next(iter(solver.memo.action))
+    holed = np.array(solver.memo.action[k], dtype=np.float64)
+    holed.reshape(-1)[::5] = np.nan
+    solver.memo.action[k] = holed
+    whole = store.pack(solver.memo)
+    monkeypatch.setattr(store, "_CHUNK_CELLS", 1000)
+    chunked = store.pack(solver.memo)
+    assert whole.keys() == chunked.keys()
+    assert all(whole[n].tobytes() == chunked[n].tobytes() for n in whole)
