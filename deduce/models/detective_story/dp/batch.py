@@ -283,6 +283,16 @@ class Batch:
         rep = lambda a: np.repeat(np.concatenate(a), x)  # noqa: E731
         return rows, srcs, rep(moves), rep(wts), rep(vec), rep(rank)
 
+    def leaf_terms(self) -> tuple:
+        """Every instance's leaves, one *term* per (leaf, flag label): ``(rows, srcs, moves,
+        wts, vec)``, the out row, the source row, the move id (``MoveTable``), the scalar
+        weight, and the row of ``Shared.weight_table`` of a weight over SM (0: none)."""
+        parts = [self._terms(reader, items) for reader, items in self._by_reader().values()]
+        if not parts:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, empty, empty, np.zeros(0), empty
+        return tuple(np.concatenate(a) for a in list(zip(*parts))[:5])
+
     def _add_nodes(self, out: np.ndarray, parents) -> None:
         """Each parent's decision nodes and ``Ref`` lines, weighted, added to its rows."""
         for off in parents:
