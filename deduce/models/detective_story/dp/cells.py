@@ -1,83 +1,108 @@
-"""Reachable cells of a table: which (row, SM, Luck) cells of a (rows, S*L) table the
-reachable-only sweep computes, and how a compact vector of their values is indexed.
+"""Reachable SM bands of a table: which rows of a (rows, S*L) table the reachable-only
+sweep computes, and for each row which SM values (an interval), every Luck of each.
 
-A table's cells are its flat indices ``row * SL + cell`` (``cell = sm * L + luck``, as in
-``grid``), sorted: a compact vector holds one value per reachable cell, in that order, so
-each row's cells are one contiguous run (``Cells.start``).
+A ``Band`` holds per row an SM interval ``[lo, hi]`` (empty when ``lo > hi``); its compact
+values are an array (slots, L): one slot per (row, SM) of the row's interval, rows in
+order, each slot the values over every Luck. The forward pass grows intervals
+(``Band.grow``: the union's bounding interval); an SM move (``grid.MoveTable``) maps an
+interval to an interval, as every move is monotone in SM.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from deduce.models.detective_story.dp.grid import SL, L
+from deduce.models.detective_story.dp.grid import SL, L, S
 
 
-def or_rows(dst: np.ndarray, rows: np.ndarray, src: np.ndarray) -> None:
-    """``dst[rows[i]] |= src[i]`` for every i, repeated rows included (boolean (n, SL)
-    arrays)."""
-    if not len(rows):
-        return
-    order = np.argsort(rows, kind="stable")
-    r = rows[order]
-    first = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
-    dst[r[first]] |= np.logical_or.reduceat(src[order], first, axis=0)
+def sm_of_moves(table: np.ndarray) -> tuple:
+    """``(sm, luck)``: per move id (rows of a ``MoveTable.table``) the SM each start SM
+    goes to (moves, S) and the Luck each start Luck goes to (moves, L): moves act on SM and
+    Luck apart."""
+    return table[:, ::L] // L, table[:, :L] % L
 
 
-def luck_below(mask: np.ndarray) -> np.ndarray:
-    """``mask`` with, for every cell at Luck 1 or more, the cell at one Luck less (what a
-    Luck re-roll reads): boolean (n, SL)."""
-    out = mask.copy()
-    m = mask.reshape(len(mask), SL // L, L)
-    out.reshape(len(mask), SL // L, L)[:, :, :-1] |= m[:, :, 1:]
-    return out
+def nonzero_bounds(weights: np.ndarray) -> tuple:
+    """For weights over SM ((k, S)): ``(nxt, prv)``, per row and SM the first SM at or
+    above it where the weight is not 0 (S if none) and the last at or below (-1)."""
+    nz = weights != 0
+    idx = np.where(nz, np.arange(S), S)
+    nxt = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
+    idx = np.where(nz, np.arange(S), -1)
+    prv = np.maximum.accumulate(idx, axis=1)
+    return nxt, prv
 
 
-class Cells:
-    """The reachable cells of a table of ``rows`` rows (``flat``: sorted flat indices)."""
+class Band:
+    """Per row of a table of ``rows`` rows an SM interval (``lo``, ``hi``)."""
 
-    def __init__(self, flat: np.ndarray, rows: int):
-        self.flat = flat.astype(np.intp, copy=False)
+    def __init__(self, rows: int):
+        self.lo = np.full(rows, S, dtype=np.intp)
+        self.hi = np.full(rows, -1, dtype=np.intp)
         self.rows = rows
-        self.n = len(flat)
-        self.cell = self.flat % SL
-        self.start = np.searchsorted(self.flat, np.arange(rows + 1) * SL)
+        self._laid = False
+
+    def grow(self, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Widen row ``rows[i]``'s interval to hold ``[lo[i], hi[i]]`` (empty ones skipped)."""
+        keep = lo <= hi
+        if not keep.all():
+            rows, lo, hi = rows[keep], lo[keep], hi[keep]
+        np.minimum.at(self.lo, rows, lo)
+        np.maximum.at(self.hi, rows, hi)
+
+    def grow_from(self, rows: np.ndarray, src: "Band", src_rows: np.ndarray) -> None:
+        """Widen ``rows[i]`` to hold row ``src_rows[i]`` of ``src``."""
+        self.grow(rows, src.lo[src_rows], src.hi[src_rows])
+
+    def grow_all(self, rows: np.ndarray) -> None:
+        """Widen ``rows`` to every SM."""
+        self.grow(rows, np.zeros(len(rows), dtype=np.intp), np.full(len(rows), S - 1))
+
+    def state(self) -> tuple:
+        """The intervals, to rebuild the band later (``Band.of``)."""
+        return self.lo.astype(np.int8), self.hi.astype(np.int8)
+
+    @classmethod
+    def of(cls, state: tuple) -> "Band":
+        """The band of ``state`` (``Band.state``), laid out."""
+        lo, hi = state
+        b = cls(len(lo))
+        b.lo, b.hi = lo.astype(np.intp), hi.astype(np.intp)
+        b.lay_out()
+        return b
+
+    # -- the compact layout
+    def lay_out(self) -> None:
+        """Fix the intervals and number the slots (``n``, ``start``, ``sm``, ``row``)."""
+        cnt = np.maximum(self.hi - self.lo + 1, 0)
+        self.start = np.r_[0, np.cumsum(cnt)]
+        self.n = int(self.start[-1])
+        self.row = np.repeat(np.arange(self.rows), cnt)
+        self.sm = np.arange(self.n) - np.repeat(self.start[:-1] - self.lo, cnt)
         self._pos = None
-
-    @classmethod
-    def of(cls, mask: np.ndarray) -> "Cells":
-        """The cells of a boolean (rows, SL) mask."""
-        return cls(np.flatnonzero(mask), len(mask))
-
-    @classmethod
-    def packed(cls, bits: np.ndarray, rows: int) -> "Cells":
-        """The cells of a mask kept as ``np.packbits(mask.ravel())``."""
-        return cls(np.flatnonzero(np.unpackbits(bits, count=rows * SL)), rows)
+        self._laid = True
 
     def pos(self) -> np.ndarray:
-        """Per flat index of the table: its place in the compact vector, or -1 (int32)."""
+        """Per (row * S + SM): its slot, or -1 (int32)."""
         if self._pos is None:
-            self._pos = np.full(self.rows * SL, -1, dtype=np.int32)
-            self._pos[self.flat] = np.arange(self.n, dtype=np.int32)
+            self._pos = np.full(self.rows * S, -1, dtype=np.int32)
+            self._pos[self.row * S + self.sm] = np.arange(self.n, dtype=np.int32)
         return self._pos
 
     def count(self, rows: np.ndarray) -> np.ndarray:
-        """How many cells each of ``rows`` has."""
+        """How many slots each of ``rows`` has."""
         return self.start[rows + 1] - self.start[rows]
 
     def expand(self, rows: np.ndarray) -> tuple:
-        """Every cell of each of ``rows`` (repeats allowed): ``(i, p)``, for each cell the
-        index into ``rows`` and the cell's place in the compact vector."""
+        """Every slot of each of ``rows`` (repeats allowed): ``(i, p)``, for each slot the
+        index into ``rows`` and the slot."""
         cnt = self.count(rows)
-        total = int(cnt.sum())
         i = np.repeat(np.arange(len(rows)), cnt)
         shift = np.repeat(self.start[rows] - (np.cumsum(cnt) - cnt), cnt)
-        return i, np.arange(total) + shift
+        return i, np.arange(int(cnt.sum())) + shift
 
-    def row_values(self, vals: np.ndarray, row: int) -> np.ndarray:
-        """Row ``row`` of the compact ``vals`` as a flat (S*L) array, NaN where not
-        reachable."""
-        out = np.full(SL, np.nan)
-        a, b = self.start[row], self.start[row + 1]
-        out[self.cell[a:b]] = vals[a:b]
-        return out
+    def dense(self, vals: np.ndarray) -> np.ndarray:
+        """The compact ``vals`` (slots, L) as a (rows, S*L) table, NaN outside the bands."""
+        out = np.full((self.rows * S, L), np.nan)
+        out[self.row * S + self.sm] = vals
+        return out.reshape(self.rows, SL)

@@ -1,12 +1,13 @@
-"""A laid-out ``batch.Batch`` on reachable cells only: which cells of its rows and of its
-source table a set of wanted cells needs (``reach``), and their values (``run``) as a
-compact vector (``cells.Cells``), with the same arithmetic as ``Batch.run``.
+"""A laid-out ``batch.Batch`` on its reachable SM bands only (``cells.Band``): which SM
+values of its rows and of its source table the wanted ones need (``reach``), and their
+values (``run``) as compact (slots, L) arrays, with the arithmetic of ``Batch.run``.
 
-Rows are (instance or decision node, flag label); a decision node's cells are those its
-parents want, its options' or fight terminals' cells the node's; a leaf *term* (out row,
-source row, move, weight) at cell x reads the source row at the cell the move leads to,
-and is skipped where its weight over SM is 0. Leaves are summed with ``np.bincount``,
-fights solved (``combat.solve_columns``) for the reachable cells of their rows only.
+Rows are (instance or decision node, flag label); a decision node's SM values are those
+its parents want (where the parent's weight on it is not 0), its options' or fight
+terminals' those of the node; a leaf *term* (out row, source row, move, weight) at SM x
+reads the source row at the SM its move leads to (every Luck at once, through the move's
+Luck map), and is skipped where its weight over SM is 0. Leaves are summed with
+``np.bincount``, fights solved (``combat.solve_columns``) on the reachable slots only.
 """
 
 from __future__ import annotations
@@ -15,17 +16,28 @@ import numpy as np
 
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story.dp.batch import Batch
-from deduce.models.detective_story.dp.cells import Cells, or_rows
-from deduce.models.detective_story.dp.grid import SL
+from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_moves
+from deduce.models.detective_story.dp.grid import L, S
 
-#: expanded leaf terms (term, cell) handled at once
-TERMS = 1 << 21
-#: fight columns (situations) per ``combat.solve_columns`` call
-FIGHT_COLUMNS = 1 << 15
+#: (term, slot) pairs handled at once
+PAIRS = 1 << 17
+#: fight slots per ``combat.solve_columns`` call
+FIGHT_SLOTS = 1 << 11
 
 
 def _rows(off: int, x: int) -> np.ndarray:
     return np.arange(off, off + x, dtype=np.intp)
+
+
+def _cat(arrays: list, dtype=np.intp) -> np.ndarray:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+
+def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
+    """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, L) arrays)."""
+    if len(p):
+        idx = (p[:, None] * L + np.arange(L)).ravel()
+        out.reshape(-1)[:] += np.bincount(idx, vals.ravel(), minlength=out.size)
 
 
 class CompactBatch:
@@ -34,10 +46,12 @@ class CompactBatch:
     def __init__(self, batch: Batch):
         shared = batch.shared
         self.n = batch.n
-        self.moves = shared.moves.table
+        self.move_sm, self.move_luck = sm_of_moves(shared.moves.table)
         self.terms = batch.leaf_terms()
-        self.wtab = shared.weight_table()  # after the terms: they register their weights
-        # constants: scalar (rows, values), and flat arrays (rows, ids into ``ctab``)
+        wv = shared.weight_table()[:, ::L]  # after the terms: they register their weights
+        self.wv = wv
+        self.wnext, self.wprev = nonzero_bounds(wv)
+        # constants: scalar (rows, values), and arrays over (SM, Luck) (rows, ids)
         srow, sval, vrow, vid, ctab, seen = [], [], [], [], [], {}
         for off, x, lump, _ in batch.insts:
             c = lump.const
@@ -45,126 +59,139 @@ class CompactBatch:
                 i = seen.get(id(c))
                 if i is None:
                     i = seen[id(c)] = len(ctab)
-                    ctab.append(c)
+                    ctab.append(c.reshape(S, L))
                 vrow.append(_rows(off, x))
                 vid.append(np.full(x, i, dtype=np.intp))
             elif c:
                 srow.append(_rows(off, x))
                 sval.append(np.full(x, float(c)))
-        cat = lambda a, dt=np.intp: np.concatenate(a) if a else np.zeros(0, dtype=dt)  # noqa: E731
-        self.const_s = (cat(srow), cat(sval, float))
-        self.const_v = (cat(vrow), cat(vid), np.array(ctab) if ctab else np.zeros((0, SL)))
+        self.const_s = (_cat(srow), _cat(sval, float))
+        self.const_v = (_cat(vrow), _cat(vid), np.array(ctab) if ctab else np.zeros((0, S, L)))
         # decision nodes level by level
         self.top = max(batch.levels.values(), default=0)
-        nw = [np.ones(SL)]  # node weights over (SM, Luck); row 0: a scalar weight
+        nw = [np.ones(S)]  # node weights over SM; row 0: a scalar weight
         self.node_edges: dict = {}  # level -> (parent rows, child rows, scalar, weight row)
         for level, parents in batch.parents.items():
-            pr, cr, ws, wv = [], [], [], []
+            pr, cr, ws, wr = [], [], [], []
             for off in parents:
                 for x, src, w in batch.nodes[off]:
                     pr.append(_rows(off, x))
                     cr.append(_rows(src, x))
                     if isinstance(w, np.ndarray):
                         ws.append(np.ones(x))
-                        wv.append(np.full(x, len(nw), dtype=np.intp))
-                        nw.append(w)
+                        wr.append(np.full(x, len(nw), dtype=np.intp))
+                        nw.append(w[::L])
                     else:
                         ws.append(np.full(x, float(w)))
-                        wv.append(np.zeros(x, dtype=np.intp))
-            self.node_edges[level] = (cat(pr), cat(cr), cat(ws, float), cat(wv))
+                        wr.append(np.zeros(x, dtype=np.intp))
+            self.node_edges[level] = (_cat(pr), _cat(cr), _cat(ws, float), _cat(wr))
         self.nw = np.array(nw)
+        self.nnext, self.nprev = nonzero_bounds(self.nw)
         self.max_edges: dict = {}  # level -> [(node rows, k-th option rows), ...]
         for level, items in batch.maxes.items():
             width = max(len(subs) for _, _, subs in items)
-            per_k = []
-            for k in range(width):
-                nr = [_rows(off, x) for off, x, subs in items if k < len(subs)]
-                orr = [_rows(subs[k], x) for off, x, subs in items if k < len(subs)]
-                per_k.append((cat(nr), cat(orr)))
-            self.max_edges[level] = per_k
+            self.max_edges[level] = [
+                (_cat([_rows(off, x) for off, x, subs in items if k < len(subs)]),
+                 _cat([_rows(subs[k], x) for off, x, subs in items if k < len(subs)]))
+                for k in range(width)]
         self.fight_edges: dict = {}  # level -> [(setup, terminals, node rows, [sub rows])]
         for (level, setup), items in batch.fights.items():
             terms = list(items[0][2])
-            nr = cat([_rows(off, x) for off, x, _ in items])
-            subs = [cat([_rows(s[t], x) for _, x, s in items]) for t in terms]
+            nr = _cat([_rows(off, x) for off, x, _ in items])
+            subs = [_cat([_rows(s[t], x) for _, x, s in items]) for t in terms]
             self.fight_edges.setdefault(level, []).append((setup, terms, nr, subs))
 
-    # -- which cells
-    def reach(self, mask: np.ndarray, src_mask: np.ndarray) -> None:
-        """Complete ``mask`` (boolean (n, SL): the cells wanted of each row) with the cells
-        its decision nodes and their options need, and mark in ``src_mask`` (boolean
-        (source rows, SL)) the source cells the leaves read."""
+    # -- which SM values
+    def reach(self, band: Band, src: Band) -> None:
+        """Widen ``band`` (this batch's rows: the SM wanted of each) with what its decision
+        nodes and their options need, then ``src`` (the source table's rows) with what the
+        leaves read."""
         for level in range(self.top, -1, -1):
             for _, _, nr, subs in self.fight_edges.get(level, ()):
                 for s in subs:
-                    or_rows(mask, s, mask[nr])
+                    band.grow_from(s, band, nr)
             for nr, orr in self.max_edges.get(level, ()):
-                or_rows(mask, orr, mask[nr])
+                band.grow_from(orr, band, nr)
             if level and level in self.node_edges:
-                pr, cr, _, wv = self.node_edges[level]
-                or_rows(mask, cr, mask[pr] & (self.nw[wv] != 0))
-        cells = Cells.of(mask)
-        flat = src_mask.reshape(-1)
-        for p, src, _ in self._leaves(cells):
-            flat[src] = True
-
-    def _leaves(self, cells: Cells):
-        """``(p, source flat index, weight)`` of every nonzero (term, cell), a chunk at a
-        time (``p``: the cell's place in ``cells``)."""
+                pr, cr, ws, wr = self.node_edges[level]
+                self._grow_weighted(band, cr, band.lo[pr], band.hi[pr], ws, wr, self.nnext,
+                                    self.nprev)
         rows, srcs, moves, wts, vec = self.terms
-        if not len(rows):
-            return
-        csum = np.cumsum(cells.count(rows))
-        cuts = np.searchsorted(csum, np.arange(TERMS, csum[-1], TERMS), side="right")
-        bounds = np.unique(np.r_[0, cuts, len(rows)])
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            i, p = cells.expand(rows[a:b])
-            i += a
-            x = cells.cell[p]
-            w = wts[i]
-            v = vec[i]
-            m = v > 0
-            if m.any():
-                w[m] *= self.wtab[v[m], x[m]]
-                keep = w != 0
-                if not keep.all():
-                    i, p, x, w = i[keep], p[keep], x[keep], w[keep]
-            yield p, srcs[i] * SL + self.moves[moves[i], x], w
+        lo, hi = band.lo[rows], band.hi[rows]
+        ok = (lo <= hi) & (wts != 0)
+        lo, hi, vec, moves, srcs = lo[ok], hi[ok], vec[ok], moves[ok], srcs[ok]
+        lo, hi = self.wnext[vec, lo], self.wprev[vec, np.maximum(hi, 0)]
+        ok = lo <= hi
+        src.grow(srcs[ok], self.move_sm[moves[ok], lo[ok]], self.move_sm[moves[ok], hi[ok]])
+
+    @staticmethod
+    def _grow_weighted(band, rows, lo, hi, ws, wr, nxt, prv) -> None:
+        ok = (lo <= hi) & (ws != 0)
+        rows, lo, hi, wr = rows[ok], lo[ok], hi[ok], wr[ok]
+        band.grow(rows, nxt[wr, lo], prv[wr, hi])
 
     # -- their values
-    def run(self, cells: Cells, src: np.ndarray, src_pos: np.ndarray) -> np.ndarray:
-        """The values of ``cells`` (this batch's reachable cells, ``reach``), from the
-        source table's compact values ``src`` (``src_pos``: ``Cells.pos`` of the source)."""
-        out = np.zeros(cells.n)
-        for p, s, w in self._leaves(cells):
-            out += np.bincount(p, w * src[src_pos[s]], minlength=cells.n)
-        pos = cells.pos()
+    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray) -> np.ndarray:
+        """The values (slots, L) of ``band`` (this batch's laid-out band, ``reach``), from
+        the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
+        source)."""
+        out = np.zeros((band.n, L))
+        flat = src.reshape(-1)
+        rows, srcs, moves, wts, vec = self.terms
+        if len(rows):
+            csum = np.cumsum(band.count(rows))
+            cuts = np.searchsorted(csum, np.arange(PAIRS, csum[-1], PAIRS), side="right")
+            bounds = np.unique(np.r_[0, cuts, len(rows)])
+            for a, b in zip(bounds[:-1], bounds[1:]):
+                i, p = band.expand(rows[a:b])
+                i += a
+                sm = band.sm[p]
+                w = wts[i] * self.wv[vec[i], sm]
+                nz = w != 0
+                if not nz.all():
+                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
+                m = moves[i]
+                slot = src_pos[srcs[i] * S + self.move_sm[m, sm]].astype(np.intp)
+                vals = flat.take(slot[:, None] * L + self.move_luck[m])
+                vals *= w[:, None]
+                add_rows(out, p, vals)
         srow, sval = self.const_s
         if len(srow):
-            i, p = cells.expand(srow)
-            out[p] += sval[i]
+            i, p = band.expand(srow)
+            out[p] += sval[i][:, None]
         vrow, vid, ctab = self.const_v
         if len(vrow):
-            i, p = cells.expand(vrow)
-            out[p] += ctab[vid[i], cells.cell[p]]
+            i, p = band.expand(vrow)
+            out[p] += ctab[vid[i], band.sm[p]]
+        pos = band.pos()
         for level in range(self.top + 1):
             if level and level in self.node_edges:
-                pr, cr, ws, wv = self.node_edges[level]
-                i, p = cells.expand(pr)
-                x = cells.cell[p]
-                w = ws[i] * self.nw[wv[i], x]
+                pr, cr, ws, wr = self.node_edges[level]
+                i, p = band.expand(pr)
+                sm = band.sm[p]
+                w = ws[i] * self.nw[wr[i], sm]
                 nz = w != 0
-                i, p, x, w = i[nz], p[nz], x[nz], w[nz]
-                out += np.bincount(p, w * out[pos[cr[i] * SL + x]], minlength=cells.n)
+                i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
+                add_rows(out, p, w[:, None] * out[pos[cr[i] * S + sm]])
             for k, (nr, orr) in enumerate(self.max_edges.get(level, ())):
-                i, p = cells.expand(nr)
-                v = out[pos[orr[i] * SL + cells.cell[p]]]
+                i, p = band.expand(nr)
+                v = out[pos[orr[i] * S + band.sm[p]]]
                 out[p] = v if k == 0 else np.maximum(out[p], v)
             for setup, terms, nr, subs in self.fight_edges.get(level, ()):
-                i, p = cells.expand(nr)
-                x = cells.cell[p]
-                for a in range(0, len(p), FIGHT_COLUMNS):
-                    sl = slice(a, a + FIGHT_COLUMNS)
-                    vt = np.stack([out[pos[s[i[sl]] * SL + x[sl]]] for s in subs])
-                    out[p[sl]] = C.solve_columns(setup, terms, vt, np)
+                i, p = band.expand(nr)
+                sm = band.sm[p]
+                for a in range(0, len(p), FIGHT_SLOTS):
+                    sl = slice(a, a + FIGHT_SLOTS)
+                    vt = np.stack([out[pos[s[i[sl]] * S + sm[sl]]] for s in subs])
+                    k = vt.shape[1]
+                    out[p[sl]] = C.solve_columns(setup, terms, vt.reshape(len(subs), k * L),
+                                                 np).reshape(k, L)
         return out
+
+
+def zero_table() -> tuple:
+    """``(band, values)`` of one row of zeros over every SM and Luck."""
+    band = Band(1)
+    band.grow_all(np.zeros(1, dtype=np.intp))
+    band.lay_out()
+    return band, np.zeros((S, L))

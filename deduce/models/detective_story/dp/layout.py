@@ -120,16 +120,20 @@ class Turn:
         self.acts: dict = {}  # (key, action) -> ActionSpec, or offset (Rest)
         self.qrow: dict = {}  # (key, action) -> first row in the Action values' table
         self.keep = True  # whether this turn's values go to the memo
+        self._wrows: dict = {}  # (key, flags) -> ``w_row``
 
     def w_row(self, recursion, key, flags) -> tuple:
         """Where the Encounter phase of ``key`` after an Action that left ``flags`` is:
         ``("w", key, label index)`` or ``("x", extra row)``."""
-        if key not in self.wkeys:
-            self.wkeys[key] = None
-        every = recursion.flag_labels(self.t, key)
-        if flags in every:
-            return ("w", key, every.index(flags))
-        return ("x", self.extra.row((key, flags)))
+        hit = self._wrows.get((key, flags))
+        if hit is None:
+            if key not in self.wkeys:
+                self.wkeys[key] = None
+            every = recursion.flag_labels(self.t, key)
+            hit = (("w", key, every.index(flags)) if flags in every
+                   else ("x", self.extra.row((key, flags))))
+            self._wrows[(key, flags)] = hit
+        return hit
 
     def encounter_places(self, recursion) -> tuple:
         """The order of this turn's Encounter table: ``(place, n, w_index)``, ``place[key]``

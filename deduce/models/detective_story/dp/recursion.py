@@ -32,7 +32,6 @@ from deduce.models.detective_story.dp.modes import (
     TRAPPED,
     UNLOCKED,
     Flags,
-    probe,
     with_flags,
 )
 from deduce.models.detective_story.dp.phases import Phases
@@ -245,7 +244,7 @@ class Recursion:
         modifier of any earlier turn: it only grows with the turn)."""
         if action not in T.ACTION_TABLES:
             return 1
-        _, mod, with_sm, table, _ = E.action_roll(self.ctx, probe(key, 1), action, E.AFTER_TURN)
+        _, mod, with_sm, table, _ = self.phases.action_parts(1, key, action)
         return 1 + max((c + 1 for c in self.odds.bonus_grows(table, mod, with_sm, T.TURNS)),
                        default=0)
 
@@ -349,11 +348,10 @@ class Recursion:
         out = self._labels.get(fk)
         if out is None:
             out = [NO_FLAGS, UNLOCKED, TRAPPED]
-            start = probe(key, t)
             for a in T.ACTION_TABLES:
                 if a not in self.legal(key) and a not in self.legal(with_flags(key, UNLOCKED)):
                     continue
-                _, mod, with_sm, table, _ = E.action_roll(self.ctx, start, a, E.AFTER_TURN)
+                _, mod, with_sm, table, _ = self.phases.action_parts(t, key, a)
                 out += [Flags(a, c + 1, False, False)
                         for c in self.odds.bonus_grows(table, mod, with_sm, t)]
             out = self._labels[fk] = tuple(out)

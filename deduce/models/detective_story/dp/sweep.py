@@ -23,21 +23,22 @@ the dense sweep, ``dense``). Three passes:
 
 from __future__ import annotations
 
+import gc
 from typing import NamedTuple
 
 import numpy as np
 
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.batch import Buffers, Shared
-from deduce.models.detective_story.dp.cells import Cells, luck_below, or_rows
-from deduce.models.detective_story.dp.compact import CompactBatch
-from deduce.models.detective_story.dp.grid import CAN_SPEND, SL
+from deduce.models.detective_story.dp.cells import Band
+from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
+from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
 from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
 class _Plan(NamedTuple):
-    """One turn laid out and reached: its tables' shapes and packed reachable masks."""
+    """One turn laid out and reached: its tables' shapes, bands and compiled batches."""
 
     turn: Turn
     n: int  # Encounter table rows of every key (the extra rows follow)
@@ -45,11 +46,8 @@ class _Plan(NamedTuple):
     q: tuple  # ``_q_layout``
     cand: tuple  # ``_candidates``
     links: list  # per Encounter batch: (Encounter table rows, batch rows)
-    masks: dict  # table name -> (packed mask, rows)
-
-
-def _pack(mask: np.ndarray) -> tuple:
-    return np.packbits(mask.ravel()), len(mask)
+    bands: dict  # table name -> ``Band.state``
+    batches: tuple  # (Action batch, [Encounter batches]) as ``CompactBatch``
 
 
 class Sweep:
@@ -65,21 +63,31 @@ class Sweep:
         Luck) indices ``cells`` (one per root, ``roots_v`` then ``roots_w``; None: every
         cell), for the turns in ``keep`` (None: every turn). ``report(message)`` is told
         each turn laid out and solved."""
+        collecting = gc.isenabled()
+        gc.disable()  # millions of small objects laid out: the cyclic collector's passes
+        try:  # over them cost a third of the time, and they hold no cycle to free
+            self._run(recursion, roots_v, roots_w, t0, keep, report, cells)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells) -> None:
         report = report or (lambda message: None)
         shared = Shared(Buffers(), recursion.compiler.moves)
         cur = first_turn(recursion, roots_v, roots_w, t0, shared)
-        cells = list(cells) if cells is not None else [slice(None)] * (len(roots_v) + len(roots_w))
-        vmask = np.zeros((len(cur.vrows), SL), dtype=bool)
-        for (key, f), c in zip(roots_v, cells):
-            vmask[cur.vrows.ids[(key, f)], c] = True
-        wroots = [(key, c) for key, c in zip(roots_w, cells[len(roots_v):])]
+        sms = ([(lo, lo) for lo in (np.asarray(cells) // L).tolist()] if cells is not None
+               else [(0, S - 1)] * (len(roots_v) + len(roots_w)))
+        vband = Band(len(cur.vrows))
+        for (key, f), (lo, hi) in zip(roots_v, sms):
+            vband.grow(np.array([cur.vrows.ids[(key, f)]]), np.array([lo]), np.array([hi]))
+        wroots = [(key, lo, hi) for key, (lo, hi) in zip(roots_w, sms[len(roots_v):])]
         seen: dict = {}
         plans = []
         for t in range(t0, T.TURNS + 1):
             report(f"laying out turn {t} of {T.TURNS}")
             nxt = Turn(t + 1, shared) if t < T.TURNS else None
             lay_out(recursion, cur, nxt, seen)
-            plan, vmask = _reach(recursion, cur, nxt, vmask, wroots if t == t0 else ())
+            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else ())
             plans.append(plan)
             cur = nxt
         nxt_v = None
@@ -162,55 +170,54 @@ def _links(turn: Turn, place: dict) -> list:
     return out
 
 
-def _reach(recursion, turn: Turn, nxt: Turn | None, vmask: np.ndarray, wroots) -> tuple:
-    """Turn ``turn``'s reachable cells from its start rows' (``vmask``) and the Encounter
-    roots ``wroots`` ((key, cells), ...): ``(plan, next turn's start mask)``."""
+def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tuple:
+    """Turn ``turn``'s reachable SM bands from its start rows' (``vband``) and the
+    Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
+    start band)``."""
     place, n, w_index = turn.encounter_places(recursion)
     q = _q_layout(recursion, turn, w_index)
     nq, _, kind, src, rest_off = q
     cand = which, rows, _, orow, bq = _candidates(turn, place)
-    wmask = np.zeros((n + len(turn.extra), SL), dtype=bool)
-    for key, c in wroots:  # after any Action's flags, and after Wait
+    W = Band(n + len(turn.extra))
+    for key, lo, hi in wroots:  # after any Action's flags, and after Wait
         first = w_index(turn.w_row(recursion, key, NO_FLAGS))
-        wmask[first:first + len(turn.wkeys[key][0]) + 1, c] = True
-    qmask = np.zeros((nq + len(rest_off), SL), dtype=bool)
-    omask = np.zeros((len(turn.ocands), SL), dtype=bool)
-    or_rows(omask, orow, vmask)
+        r = np.arange(first, first + len(turn.wkeys[key][0]) + 1)
+        W.grow(r, np.full(len(r), lo), np.full(len(r), hi))
+    Q = Band(nq + len(rest_off))
+    O = Band(len(turn.ocands))
+    m = np.arange(len(turn.vrows))
+    O.grow_from(orow, vband, m)
     has = bq >= 0
-    or_rows(qmask, bq[has], vmask[has])
-    for w, mask in ((0, wmask), (1, qmask)):
-        sel = which == w
-        or_rows(mask, rows[sel], omask[np.nonzero(sel)[0]])
-    # an Action's value: its rows' values at its cells, and one Luck less (the re-roll)
-    actmask = np.zeros((turn.act.n, SL), dtype=bool)
-    need = luck_below(qmask[:nq])
-    for k, mask in ((1, actmask), (2, wmask)):
-        sel = kind == k
-        or_rows(mask, src[sel], need[np.nonzero(sel)[0]])
-    or_rows(actmask, rest_off, qmask[nq:])
-    CompactBatch(turn.act).reach(actmask, wmask)
+    Q.grow_from(bq[has], vband, m[has])
+    for w, band in ((0, W), (1, Q)):
+        o, k = np.nonzero(which == w)
+        band.grow_from(rows[o, k], O, o)
+    # an Action's value: its rows' values at its SM values (every Luck: the re-roll too)
+    A = Band(turn.act.n)
+    for k, band in ((1, A), (2, W)):
+        qq, j = np.nonzero(kind == k)
+        band.grow_from(src[qq, j], Q, qq)
+    A.grow_from(rest_off, Q, nq + np.arange(len(rest_off)))
+    cact = CompactBatch(turn.act)
+    cact.reach(A, W)
     links = _links(turn, place)
-    nmask = np.zeros((len(nxt.vrows) if nxt else 1, SL), dtype=bool)
-    masks = {"v": _pack(vmask), "o": _pack(omask), "q": _pack(qmask), "act": _pack(actmask),
-             "w": _pack(wmask)}
+    N = Band(len(nxt.vrows) if nxt else 1)
+    bands = {"v": vband.state(), "o": O.state(), "q": Q.state(), "act": A.state(),
+             "w": W.state()}
+    cencs = []
     for b, batch in enumerate(turn.encs):
-        emask = np.zeros((batch.n, SL), dtype=bool)
+        E = Band(batch.n)
         dst, srows = links[b]
-        or_rows(emask, srows, wmask[dst])
-        CompactBatch(batch).reach(emask, nmask)
-        masks[f"enc{b}"] = _pack(emask)
-    return _Plan(turn, n, place, q, cand, links, masks), nmask
+        E.grow_from(srows, W, dst)
+        cenc = CompactBatch(batch)
+        cenc.reach(E, N)
+        bands[f"enc{b}"] = E.state()
+        cencs.append(cenc)
+    return _Plan(turn, n, place, q, cand, links, bands, (cact, cencs)), N
 
 
-def _cells(plan: _Plan, name: str) -> Cells:
-    return Cells.packed(*plan.masks[name])
-
-
-def _dense(cells: Cells, vals: np.ndarray) -> np.ndarray:
-    """The compact ``vals`` as a (rows, S*L) table, NaN where not reached."""
-    out = np.full(cells.rows * SL, np.nan)
-    out[cells.flat] = vals
-    return out.reshape(cells.rows, SL)
+def _band(plan: _Plan, name: str) -> Band:
+    return Band.of(plan.bands[name])
 
 
 def _merged(old, value):
@@ -229,61 +236,57 @@ def _put(store: dict, k, value) -> None:
 
 
 def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
-    """Turn ``plan.turn``'s values from next turn's (``(Cells, values)`` of its start
+    """Turn ``plan.turn``'s values from next turn's (``(Band, values)`` of its start
     table, None after turn 12); returns this turn's. Fills the memo if ``keep``."""
     turn, t, memo = plan.turn, plan.turn.t, recursion.memo
-    if nxt_v is None:  # after turn 12 every target reads one row of zeros
-        nxt_v = (Cells(np.arange(SL), 1), np.zeros(SL))
-    ncells, nvals = nxt_v
-    npos = ncells.pos()
+    nband, nvals = nxt_v if nxt_v is not None else zero_table()
+    npos = nband.pos()
+    cact, cencs = plan.batches
     # the Encounter table
-    W = _cells(plan, "w")
-    wvals = np.zeros(W.n)
-    for b, batch in enumerate(turn.encs):
-        ecells = _cells(plan, f"enc{b}")
-        ev = CompactBatch(batch).run(ecells, nvals, npos)
+    W = _band(plan, "w")
+    wvals = np.zeros((W.n, L))
+    for b, cenc in enumerate(cencs):
+        E = _band(plan, f"enc{b}")
+        ev = cenc.run(E, nvals, npos)
         dst, srows = plan.links[b]
         i, p = W.expand(dst)
-        wvals[p] = ev[ecells.pos()[srows[i] * SL + W.cell[p]]]
+        wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
     for (key, flags), j in turn.extra.ids.items():
         a, b = W.start[plan.n + j], W.start[plan.n + j + 1]
         if b > a:
             v = recursion.fallback.encounter(t, key, False, (flags,))[0]
-            wvals[a:b] = v[W.cell[a:b]]
+            wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
     if keep:
-        wtab = _dense(W, wvals)
+        wtab = W.dense(wvals)
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
             _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]))
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
-    A = _cells(plan, "act")
-    av = CompactBatch(turn.act).run(A, wvals, wpos)
+    A = _band(plan, "act")
+    av = cact.run(A, wvals, wpos)
     apos = A.pos()
     nq, pids, kind, src, rest_off = plan.q
-    Q = _cells(plan, "q")
-    qvals = np.zeros(Q.n)
+    Q = _band(plan, "q")
+    qvals = np.zeros((Q.n, L))
     i, p = Q.expand(np.arange(nq))
     if len(p):
-        x = Q.cell[p]
-        spend = CAN_SPEND[x]
-        xs = np.where(spend, x - 1, x)[:, None]
-        P = turn.shared.prob_table()[pids[i], x[:, None]]
-        V, Vs = np.zeros(P.shape), np.zeros(P.shape)
+        sm = Q.sm[p]
+        P = turn.shared.prob_table()[:, ::L][pids[i], sm[:, None]]  # (slots, outcomes)
+        V = np.zeros(P.shape + (L,))
         k, s = kind[i], src[i]
         for kk, vals, pos in ((1, av, apos), (2, wvals, wpos)):
-            m = k == kk
-            r = s[m] * SL
-            V[m] = vals[pos[r + np.broadcast_to(x[:, None], m.shape)[m]]]
-            Vs[m] = vals[pos[r + np.broadcast_to(xs, m.shape)[m]]]
-        keep_roll = (P * V).sum(axis=1)
-        again = (P * Vs).sum(axis=1)
-        best = (P * np.maximum(V, again[:, None])).sum(axis=1)
-        qvals[p] = np.where(spend, best, keep_roll)
+            sl, j = np.nonzero(k == kk)
+            V[sl, j] = vals[pos[s[sl, j] * S + sm[sl]]]
+        keep_roll = np.einsum("po,pol->pl", P, V)
+        again = np.zeros_like(keep_roll)
+        again[:, 1:] = np.einsum("po,pol->pl", P, V[:, :, :-1])
+        best = np.einsum("po,pol->pl", P, np.maximum(V, again[:, None, :]))
+        qvals[p] = np.where(CAN_SPEND[:L], best, keep_roll)
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
-    qvals[p] = av[apos[rest_off[i] * SL + Q.cell[p]]]
+    qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
-        qtab = _dense(Q, qvals)
+        qtab = Q.dense(qvals)
         for (key, a), q0 in turn.qrow.items():
             spec = turn.acts[(key, a)]
             one = type(spec) is int or "bonus" not in spec.outcomes
@@ -291,26 +294,26 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     qpos = Q.pos()
     # the best legal Action: the best other than the bonus's, then the bonus's Action
     which, rows, empty, orow, bq = plan.cand
-    O = _cells(plan, "o")
+    O = _band(plan, "o")
     i, p = O.expand(np.arange(len(turn.ocands)))
-    x = O.cell[p]
-    ov = np.full(O.n, -np.inf)
+    sm = O.sm[p]
+    ov = np.full((O.n, L), -np.inf)
     for k in range(which.shape[1]):
-        at_w, r = which[i, k] == 0, rows[i, k] * SL + x
-        v = np.empty(len(p))
+        at_w, r = which[i, k] == 0, rows[i, k] * S + sm
+        v = np.empty((len(p), L))
         v[at_w] = wvals[wpos[r[at_w]]]
         v[~at_w] = qvals[qpos[r[~at_w]]]
         np.maximum(ov, v, out=ov)
     ov[empty[i]] = 0.0
     opos = O.pos()
-    V = _cells(plan, "v")
+    V = _band(plan, "v")
     i, p = V.expand(np.arange(len(turn.vrows)))
-    x = V.cell[p]
-    vv = ov[opos[orow[i] * SL + x]]
+    sm = V.sm[p]
+    vv = ov[opos[orow[i] * S + sm]]
     b = bq[i] >= 0
-    vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * SL + x[b]]])
+    vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
     if keep:
-        vtab = _dense(V, vv)
+        vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():
             _put(memo.start, (t, vk), vtab[row])
     return V, vv
