@@ -34,6 +34,7 @@ from deduce.models.detective_story.dp.cells import Band
 from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
+from deduce.models.detective_story.dp.memo import merged
 from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
@@ -220,19 +221,13 @@ def _band(plan: _Plan, name: str) -> Band:
     return Band.of(plan.bands[name])
 
 
-def _merged(old, value):
-    if type(value) is tuple:
-        return tuple(_merged(o, v) for o, v in zip(old, value))
-    if old.shape != value.shape:
-        return value
-    return np.where(np.isnan(value), old, value)
-
-
 def _put(store: dict, k, value) -> None:
     """``store[k] = value`` (an array or a tuple of arrays), keeping the cells of an
-    earlier entry that ``value`` lacks (NaN)."""
+    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell."""
+    if not any(np.isfinite(v).any() for v in (value if type(value) is tuple else (value,))):
+        return
     old = store.get(k)
-    store[k] = value if old is None else _merged(old, value)
+    store[k] = value if old is None else merged(old, value)
 
 
 def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
