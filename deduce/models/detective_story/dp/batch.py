@@ -283,6 +283,12 @@ class Batch:
         rep = lambda a: np.repeat(np.concatenate(a), x)  # noqa: E731
         return rows, srcs, rep(moves), rep(wts), rep(vec), rep(rank)
 
+    def clear(self) -> None:
+        """Drop the layout (instances, decision nodes) once it has been compiled into
+        arrays (``compact.CompactBatch``); ``n`` stays, ``add`` and ``run`` no longer work."""
+        self.index = self.levels = self.maxes = self.fights = self.parents = self.nodes = None
+        self.insts = None
+
     def leaf_terms(self) -> tuple:
         """Every instance's leaves, one *term* per (leaf, flag label): ``(rows, srcs, moves,
         wts, vec)``, the out row, the source row, the move id (``MoveTable``), the scalar

@@ -20,7 +20,7 @@ from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_m
 from deduce.models.detective_story.dp.grid import L, S
 
 #: (term, slot) pairs handled at once
-PAIRS = 1 << 17
+PAIRS = 1 << 15
 #: fight slots per ``combat.solve_columns`` call
 FIGHT_SLOTS = 1 << 11
 
@@ -36,8 +36,22 @@ def _cat(arrays: list, dtype=np.intp) -> np.ndarray:
 def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
     """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, L) arrays)."""
     if len(p):
-        idx = (p[:, None] * L + np.arange(L)).ravel()
-        out.reshape(-1)[:] += np.bincount(idx, vals.ravel(), minlength=out.size)
+        lo, hi = int(p.min()), int(p.max()) + 1
+        idx = ((p - lo)[:, None] * L + np.arange(L)).ravel()
+        out[lo:hi] += np.bincount(idx, vals.ravel(), minlength=(hi - lo) * L).reshape(-1, L)
+
+
+def _chunks(band: Band, rows: np.ndarray):
+    """``band.expand(rows)`` a few rows at a time (about ``PAIRS`` slots each), the row
+    indices counted from the start of ``rows``."""
+    csum = np.cumsum(band.count(rows))
+    if not len(csum) or not csum[-1]:
+        return
+    cuts = np.searchsorted(csum, np.arange(PAIRS, csum[-1], PAIRS), side="right")
+    bounds = np.unique(np.r_[0, cuts, len(rows)])
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        i, p = band.expand(rows[a:b])
+        yield i + a, p
 
 
 class CompactBatch:
@@ -47,7 +61,10 @@ class CompactBatch:
         shared = batch.shared
         self.n = batch.n
         self.move_sm, self.move_luck = sm_of_moves(shared.moves.table)
-        self.terms = batch.leaf_terms()
+        self.luck_kept = (self.move_luck == np.arange(L)).all(axis=1)  # per move id
+        terms = batch.leaf_terms()
+        order = np.argsort(terms[0], kind="stable")  # by out row: a chunk adds to a window
+        self.terms = tuple(a[order] for a in terms)
         wv = shared.weight_table()[:, ::L]  # after the terms: they register their weights
         self.wv = wv
         self.wnext, self.wprev = nonzero_bounds(wv)
@@ -136,23 +153,20 @@ class CompactBatch:
         the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
         source)."""
         out = np.zeros((band.n, L))
-        flat = src.reshape(-1)
         rows, srcs, moves, wts, vec = self.terms
         if len(rows):
-            csum = np.cumsum(band.count(rows))
-            cuts = np.searchsorted(csum, np.arange(PAIRS, csum[-1], PAIRS), side="right")
-            bounds = np.unique(np.r_[0, cuts, len(rows)])
-            for a, b in zip(bounds[:-1], bounds[1:]):
-                i, p = band.expand(rows[a:b])
-                i += a
+            for i, p in _chunks(band, rows):
                 sm = band.sm[p]
                 w = wts[i] * self.wv[vec[i], sm]
                 nz = w != 0
                 if not nz.all():
                     i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
                 m = moves[i]
-                slot = src_pos[srcs[i] * S + self.move_sm[m, sm]].astype(np.intp)
-                vals = flat.take(slot[:, None] * L + self.move_luck[m])
+                vals = src.take(src_pos[srcs[i] * S + self.move_sm[m, sm]], axis=0)
+                moved = ~self.luck_kept[m]
+                if moved.any():  # the Luck a move changes: each slot's Luck map
+                    vals[moved] = np.take_along_axis(vals[moved], self.move_luck[m[moved]],
+                                                     axis=1)
                 vals *= w[:, None]
                 add_rows(out, p, vals)
         srow, sval = self.const_s
@@ -167,12 +181,12 @@ class CompactBatch:
         for level in range(self.top + 1):
             if level and level in self.node_edges:
                 pr, cr, ws, wr = self.node_edges[level]
-                i, p = band.expand(pr)
-                sm = band.sm[p]
-                w = ws[i] * self.nw[wr[i], sm]
-                nz = w != 0
-                i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
-                add_rows(out, p, w[:, None] * out[pos[cr[i] * S + sm]])
+                for i, p in _chunks(band, pr):  # the nodes are of lower levels
+                    sm = band.sm[p]
+                    w = ws[i] * self.nw[wr[i], sm]
+                    nz = w != 0
+                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
+                    add_rows(out, p, w[:, None] * out[pos[cr[i] * S + sm]])
             for k, (nr, orr) in enumerate(self.max_edges.get(level, ())):
                 i, p = band.expand(nr)
                 v = out[pos[orr[i] * S + band.sm[p]]]

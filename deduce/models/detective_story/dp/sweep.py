@@ -38,6 +38,10 @@ from deduce.models.detective_story.dp.memo import merged
 from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
+#: Action value slots (SM values of a row) valued at once
+Q_SLOTS = 1 << 12
+
+
 class _Plan(NamedTuple):
     """One turn laid out and reached: its tables' shapes, bands and compiled batches."""
 
@@ -200,6 +204,7 @@ def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tupl
         band.grow_from(src[qq, j], Q, qq)
     A.grow_from(rest_off, Q, nq + np.arange(len(rest_off)))
     cact = CompactBatch(turn.act)
+    turn.act.clear()  # the arrays are all the backward pass reads
     cact.reach(A, W)
     links = _links(turn, place)
     N = Band(len(nxt.vrows) if nxt else 1)
@@ -211,6 +216,7 @@ def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tupl
         dst, srows = links[b]
         E.grow_from(srows, W, dst)
         cenc = CompactBatch(batch)
+        batch.clear()
         cenc.reach(E, N)
         bands[f"enc{b}"] = E.state()
         cencs.append(cenc)
@@ -228,6 +234,23 @@ def _put(store: dict, k, value) -> None:
         return
     old = store.get(k)
     store[k] = value if old is None else merged(old, value)
+
+
+def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarray:
+    """Action value rows ``i`` at SM ``sm`` (one per slot, every Luck) with the Luck re-roll
+    choice: keeping the roll is sum p_o v_o; with Luck 1 or more the best of keeping each
+    outcome or rolling again (sum p_o v_o at one Luck less). ``both``: the Action rows'
+    values, then the Encounter table's, then a row of zeros (``kind`` 1, 2, 0)."""
+    k, s = kind[i], src[i] * S + sm[:, None]
+    at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
+                  np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
+    V = both[at]  # (slots, outcomes, L)
+    P = ptab[pids[i], sm[:, None]][:, :, None]
+    keep = (P * V).sum(axis=1)
+    again = np.zeros_like(keep)
+    again[:, 1:] = (P * V[:, :, :-1]).sum(axis=1)  # Luck l re-rolls at Luck l - 1
+    best = (P * np.maximum(V, again[:, None, :])).sum(axis=1)
+    return np.where(CAN_SPEND[:L], best, keep)
 
 
 def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
@@ -264,20 +287,14 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     nq, pids, kind, src, rest_off = plan.q
     Q = _band(plan, "q")
     qvals = np.zeros((Q.n, L))
+    # the outcomes' values read from one table: the Action rows, the Encounter table, zero
+    both = np.concatenate([av, wvals, np.zeros((1, L))])
+    ptab = turn.shared.prob_table()[:, ::L]
     i, p = Q.expand(np.arange(nq))
-    if len(p):
-        sm = Q.sm[p]
-        P = turn.shared.prob_table()[:, ::L][pids[i], sm[:, None]]  # (slots, outcomes)
-        V = np.zeros(P.shape + (L,))
-        k, s = kind[i], src[i]
-        for kk, vals, pos in ((1, av, apos), (2, wvals, wpos)):
-            sl, j = np.nonzero(k == kk)
-            V[sl, j] = vals[pos[s[sl, j] * S + sm[sl]]]
-        keep_roll = np.einsum("po,pol->pl", P, V)
-        again = np.zeros_like(keep_roll)
-        again[:, 1:] = np.einsum("po,pol->pl", P, V[:, :, :-1])
-        best = np.einsum("po,pol->pl", P, np.maximum(V, again[:, None, :]))
-        qvals[p] = np.where(CAN_SPEND[:L], best, keep_roll)
+    for a in range(0, len(p), Q_SLOTS):
+        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, kind, src, both,
+                       apos, wpos, len(av))
+        qvals[p[a:a + Q_SLOTS]] = qv
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
