@@ -264,15 +264,19 @@ class Batch:
 
     def _terms(self, reader, items) -> tuple:
         """The terms of ``items`` ((offset, lump), ...) read through ``reader``."""
-        gids, offs, moves, wts, vec, rank = [], [], [], [], [], []
+        gids, offs, counts, moves, wts, vec = [], [], [], [], [], []
         for off, lump in items:
             g, m, w, v = self.shared.static(lump)
             gids.append(g)
-            offs.append(np.full(len(g), off, dtype=np.intp))
+            offs.append(off)
+            counts.append(len(g))
             moves.append(m)
             wts.append(w)
             vec.append(v)
-            rank.append(np.arange(len(g)))
+        counts = np.array(counts, dtype=np.intp)
+        starts = np.cumsum(counts) - counts
+        rank = [np.arange(int(counts.sum())) - np.repeat(starts, counts)]
+        offs = [np.repeat(np.array(offs, dtype=np.intp), counts)]
         gids = np.concatenate(gids)
         used, inv = np.unique(gids, return_inverse=True)
         targets = self.shared.targets

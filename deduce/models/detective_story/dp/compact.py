@@ -25,12 +25,11 @@ PAIRS = 1 << 15
 FIGHT_SLOTS = 1 << 11
 
 
-def _rows(off: int, x: int) -> np.ndarray:
-    return np.arange(off, off + x, dtype=np.intp)
-
-
-def _cat(arrays: list, dtype=np.intp) -> np.ndarray:
-    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+def _spans(offs: list, xs: list) -> np.ndarray:
+    """``offs[i] .. offs[i] + xs[i] - 1`` for every i, concatenated."""
+    offs, xs = np.asarray(offs, dtype=np.intp), np.asarray(xs, dtype=np.intp)
+    starts = np.cumsum(xs) - xs
+    return np.arange(int(xs.sum()), dtype=np.intp) + np.repeat(offs - starts, xs)
 
 
 def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
@@ -69,7 +68,7 @@ class CompactBatch:
         self.wv = wv
         self.wnext, self.wprev = nonzero_bounds(wv)
         # constants: scalar (rows, values), and arrays over (SM, Luck) (rows, ids)
-        srow, sval, vrow, vid, ctab, seen = [], [], [], [], [], {}
+        so, sx, sv, vo, vx, vi, ctab, seen = [], [], [], [], [], [], [], {}
         for off, x, lump, _ in batch.insts:
             c = lump.const
             if isinstance(c, np.ndarray):
@@ -77,45 +76,47 @@ class CompactBatch:
                 if i is None:
                     i = seen[id(c)] = len(ctab)
                     ctab.append(c.reshape(S, L))
-                vrow.append(_rows(off, x))
-                vid.append(np.full(x, i, dtype=np.intp))
+                vo.append(off), vx.append(x), vi.append(i)
             elif c:
-                srow.append(_rows(off, x))
-                sval.append(np.full(x, float(c)))
-        self.const_s = (_cat(srow), _cat(sval, float))
-        self.const_v = (_cat(vrow), _cat(vid), np.array(ctab) if ctab else np.zeros((0, S, L)))
+                so.append(off), sx.append(x), sv.append(float(c))
+        self.const_s = (_spans(so, sx), np.repeat(np.array(sv, dtype=float), sx))
+        self.const_v = (_spans(vo, vx), np.repeat(np.array(vi, dtype=np.intp), vx),
+                        np.array(ctab) if ctab else np.zeros((0, S, L)))
         # decision nodes level by level
         self.top = max(batch.levels.values(), default=0)
         nw = [np.ones(S)]  # node weights over SM; row 0: a scalar weight
         self.node_edges: dict = {}  # level -> (parent rows, child rows, scalar, weight row)
         for level, parents in batch.parents.items():
-            pr, cr, ws, wr = [], [], [], []
+            po, co, xs, ws, wr = [], [], [], [], []
             for off in parents:
                 for x, src, w in batch.nodes[off]:
-                    pr.append(_rows(off, x))
-                    cr.append(_rows(src, x))
+                    po.append(off), co.append(src), xs.append(x)
                     if isinstance(w, np.ndarray):
-                        ws.append(np.ones(x))
-                        wr.append(np.full(x, len(nw), dtype=np.intp))
+                        ws.append(1.0), wr.append(len(nw))
                         nw.append(w[::L])
                     else:
-                        ws.append(np.full(x, float(w)))
-                        wr.append(np.zeros(x, dtype=np.intp))
-            self.node_edges[level] = (_cat(pr), _cat(cr), _cat(ws, float), _cat(wr))
+                        ws.append(float(w)), wr.append(0)
+            self.node_edges[level] = (_spans(po, xs), _spans(co, xs),
+                                      np.repeat(np.array(ws, dtype=float), xs),
+                                      np.repeat(np.array(wr, dtype=np.intp), xs))
         self.nw = np.array(nw)
         self.nnext, self.nprev = nonzero_bounds(self.nw)
         self.max_edges: dict = {}  # level -> [(node rows, k-th option rows), ...]
         for level, items in batch.maxes.items():
             width = max(len(subs) for _, _, subs in items)
-            self.max_edges[level] = [
-                (_cat([_rows(off, x) for off, x, subs in items if k < len(subs)]),
-                 _cat([_rows(subs[k], x) for off, x, subs in items if k < len(subs)]))
-                for k in range(width)]
+            per_k = []
+            for k in range(width):
+                sel = [(off, x, subs[k]) for off, x, subs in items if k < len(subs)]
+                xs = [x for _, x, _ in sel]
+                per_k.append((_spans([o for o, _, _ in sel], xs),
+                              _spans([s for _, _, s in sel], xs)))
+            self.max_edges[level] = per_k
         self.fight_edges: dict = {}  # level -> [(setup, terminals, node rows, [sub rows])]
         for (level, setup), items in batch.fights.items():
             terms = list(items[0][2])
-            nr = _cat([_rows(off, x) for off, x, _ in items])
-            subs = [_cat([_rows(s[t], x) for _, x, s in items]) for t in terms]
+            xs = [x for _, x, _ in items]
+            nr = _spans([off for off, _, _ in items], xs)
+            subs = [_spans([s[t] for _, _, s in items], xs) for t in terms]
             self.fight_edges.setdefault(level, []).append((setup, terms, nr, subs))
 
     # -- which SM values

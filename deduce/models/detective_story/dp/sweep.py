@@ -1,5 +1,6 @@
 """The DP a whole turn at a time on the *reachable* cells only: of every laid-out row, the
-(SM, Luck) cells a case can reach from the roots, each turn's values a compact vector.
+SM values a case can reach it at from the roots (``cells.Band``, every Luck of each),
+each turn's values a compact (slots, L) array.
 
 ``Sweep.run(recursion, roots_v, roots_w, t0, keep, report, cells)`` fills the memo of
 ``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all``, flat (S*L) arrays
@@ -8,16 +9,16 @@ with NaN at the cells not reached) for everything reachable from the roots at th
 the dense sweep, ``dense``). Three passes:
 
 - **layout** (``layout.lay_out``), turn ``t0`` to 12, as the dense sweep;
-- **reach**, interleaved with it: from the roots' cells, the cells each table of a turn
-  needs: a start row's cells want every legal Action's (at the carried bonus for the
-  bonus's Action), an Action's value its rows' at the same cells and, for the Luck
-  re-roll, one Luck less; the Action rows and the Encounter phases their sources'
-  (``compact.CompactBatch.reach``), and so to next turn's start rows. Masks are kept
-  packed (a bit per cell) until the turn is solved;
+- **reach**, interleaved with it: from the roots' SM, the SM values each table of a turn
+  needs: a start row's want every legal Action's (at the carried bonus for the bonus's
+  Action), an Action's value its rows' (every Luck: the re-roll reads one Luck less), the
+  Action rows and the Encounter phases their sources' (``compact.CompactBatch.reach``),
+  and so to next turn's start rows. Each batch is compiled into arrays once
+  (``CompactBatch``) and its layout dropped;
 - **backward**, turn 12 to ``t0``: the Encounter batches from next turn's compact start
   values, the Action rows from the Encounter table, the Luck re-roll choice, the best
-  Action, each on its reachable cells (``compact.CompactBatch.run``); working arrays live
-  for one turn. Flags no Action leaves (a hand-edited record) are valued by the dense
+  Action, each on its reachable slots (``compact.CompactBatch.run``); working arrays live
+  for one turn. Flags no Action leaves (a hand-edited record) are valued by the plain
   recursion (``Recursion.fallback``).
 """
 
@@ -227,10 +228,10 @@ def _band(plan: _Plan, name: str) -> Band:
     return Band.of(plan.bands[name])
 
 
-def _put(store: dict, k, value) -> None:
+def _put(store: dict, k, value, known: bool) -> None:
     """``store[k] = value`` (an array or a tuple of arrays), keeping the cells of an
-    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell."""
-    if not any(np.isfinite(v).any() for v in (value if type(value) is tuple else (value,))):
+    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell (``known``)."""
+    if not known:
         return
     old = store.get(k)
     store[k] = value if old is None else merged(old, value)
@@ -276,9 +277,11 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
             wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
     if keep:
         wtab = W.dense(wvals)
+        some = W.lo <= W.hi
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
-            _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]))
+            _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]),
+                 some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
     A = _band(plan, "act")
@@ -301,8 +304,9 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
         qtab = Q.dense(qvals)
         for (key, a), q0 in turn.qrow.items():
             spec = turn.acts[(key, a)]
-            one = type(spec) is int or "bonus" not in spec.outcomes
-            _put(memo.action, (t, key, a), qtab[q0] if one else qtab[q0:q0 + spec.n_bonus])
+            n = 1 if type(spec) is int or "bonus" not in spec.outcomes else spec.n_bonus
+            _put(memo.action, (t, key, a), qtab[q0] if n == 1 else qtab[q0:q0 + n],
+                 (Q.lo[q0:q0 + n] <= Q.hi[q0:q0 + n]).any())
     qpos = Q.pos()
     # the best legal Action: the best other than the bonus's, then the bonus's Action
     which, rows, empty, orow, bq = plan.cand
@@ -327,5 +331,5 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     if keep:
         vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():
-            _put(memo.start, (t, vk), vtab[row])
+            _put(memo.start, (t, vk), vtab[row], V.lo[row] <= V.hi[row])
     return V, vv
