@@ -18,7 +18,7 @@ from deduce.models.detective_story.dp.compile import Compiler
 from deduce.models.detective_story.dp.expect import Expect
 from deduce.models.detective_story.dp.grid import MoveTable, L, S
 from deduce.models.detective_story.dp.memo import Memo
-from deduce.models.detective_story.dp.modes import ModeKeys, flags_of, with_flags
+from deduce.models.detective_story.dp.modes import NO_FLAGS, ModeKeys, flags_of, with_flags
 from deduce.models.detective_story.dp.phases import Phases
 from deduce.models.detective_story.dp.recursion import Recursion, terminal
 from deduce.models.detective_story.dp.rolls import RollOdds
@@ -90,7 +90,10 @@ class Solver:
                 return (case.turn, key) in self.memo.encounter_all
             return (case.turn, r.start_mode(with_flags(key, flags_of(case)))) in self.memo.start
         if encounter:
-            v = r.encounter_value(case.turn, key, waited, flags_of(case), case.sm, case.luck,
+            f = flags_of(case)
+            if waited or f not in r.flag_labels(case.turn, key):  # the sweep's root row:
+                f = NO_FLAGS  # other flags here are valued by the recursion (``fallback``)
+            v = r.encounter_value(case.turn, key, waited, f, case.sm, case.luck,
                                   fallback=False)
         else:
             v = r.start_value(case.turn, key, flags_of(case), case.sm, case.luck, fallback=False)
