@@ -202,3 +202,18 @@ def test_reachable_sweep_equals_dense_sweep_on_random_states(tiny, turn, sm, luc
     b = advise(cf.ctx, cf.case, solver=dense_solver(cf.ctx))
     assert a.p_win == pytest.approx(b.p_win, abs=1e-12)
     assert [x for x, _ in a.actions] == [x for x, _ in b.actions]
+
+
+def test_flags_no_action_leaves_are_valued_by_the_recursion_after_one_sweep(tiny):
+    """After an Action, a record carrying flags no Action leaves (trapped and Investigate
+    allowed at once): the sweep runs once from it, the recursion values those flags."""
+    cf = fresh(tiny, turn=10, villain="c201", motive=1, sm=1, luck=2, trapped=True,
+               investigate_next=True, phase="encounter", waited=False)
+    solver, plain = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    solver.sweep = counting = Counting(solver.sweep)
+    assert flags_of(cf.case) not in solver.recursion.flag_labels(10, solver.modes.key(cf.case))
+    expected = plain.after_action(cf.case, False)
+    assert 0 < expected < 1
+    for _ in range(2):
+        assert solver.after_action(cf.case, False) == pytest.approx(expected, abs=1e-12)
+    assert counting.runs == 1 and solver.recursion.fallback.encounter_calls > 0
