@@ -135,6 +135,11 @@ class Turn:
             self._wrows[(key, flags)] = hit
         return hit
 
+    def release(self) -> None:
+        """Drop what only laying the turn out reads (``w_row``, ``after``, ``others``,
+        ``need``): the turn is laid out and its batches compiled."""
+        self.after = self.others = self.need = self._wrows = None
+
     def encounter_places(self, recursion) -> tuple:
         """The order of this turn's Encounter table: ``(place, n, w_index)``, ``place[key]``
         the row of ``key``'s first flag label (its labels, then its row after Wait),

@@ -221,6 +221,7 @@ def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tupl
         cenc.reach(E, N)
         bands[f"enc{b}"] = E.state()
         cencs.append(cenc)
+    turn.release()
     return _Plan(turn, n, place, q, cand, links, bands, (cact, cencs)), N
 
 
