@@ -229,15 +229,15 @@ STORY_TABLE = [
     "┏━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━┓",
     "┃                   ┃                          ┃",
     "┡━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━┩",
-    "│ arrest rate       │  19.5% (95% 14.6%-25.5%) │",
-    "│ mean turns        │                    11.70 │",
+    "│ arrest rate       │  19.0% (95% 14.2%-25.0%) │",
+    "│ mean turns        │                    11.59 │",
     "│ Holmes killed     │                        1 │",
     "│ party deaths      │                        2 │",
     "│ Luck spent (mean) │                     0.00 │",
-    "│   arrested        │                       39 │",
+    "│   arrested        │                       38 │",
     "│   holmes_killed   │                        1 │",
-    "│   holmes_wounded  │                        3 │",
-    "│   time_up         │                      157 │",
+    "│   holmes_wounded  │                        9 │",
+    "│   time_up         │                      152 │",
     "└───────────────────┴──────────────────────────┘",
 ]
 
@@ -254,9 +254,9 @@ def test_story_selfplay_json_on_a_terminal_is_pure_json(tmp_path):
     assert bar_drawn(raw, "cases", 200)
     doc = json.loads("\n".join(shown))
     assert (doc["cases"], doc["wins"], doc["arrest_rate"], doc["mean_turns"], doc["deaths"],
-            doc["party_deaths"]) == (200, 39, 0.195, 11.695, 1, 2)
-    assert doc["outcomes"] == {"arrested": 39, "holmes_killed": 1, "holmes_wounded": 3,
-                               "time_up": 157}
+            doc["party_deaths"]) == (200, 38, 0.19, 11.585, 1, 2)
+    assert doc["outcomes"] == {"arrested": 38, "holmes_killed": 1, "holmes_wounded": 9,
+                               "time_up": 152}
 
 
 # ---------------------------------------------------------------- analyses and the demo
@@ -497,7 +497,7 @@ INVESTIGATE = [  # the questions of an Investigate at turn 11 of late_record, an
     (r"1d6, the Clue line " + DICE, "3"),
     (ENCOUNTER, "9"),
     (r"1d6, the Encounter Matrix's column " + DICE, "4"),
-    (r"1d6, the Holmes line " + DICE, "4"),
+    (r"1d6, the Holmes line " + DICE, "3"),
     (r"Bravery test: pass on 2d6 <= 7 " + DICE, "4"),
 ]
 INVESTIGATED = [
@@ -507,7 +507,7 @@ INVESTIGATED = [
     "  read m422 (Tar on the boot-scraper)", "  encounter: 2d6 9+0 = 9",
     "  1d6, the Encounter Matrix's column: 4 -> a Holmes event",
     "  Encounter Matrix: a Holmes event",
-    "  1d6, the Holmes line: 4 -> m443 (A seven-per-cent solution)",
+    "  1d6, the Holmes line: 3 -> m443 (A seven-per-cent solution)",
     "  read m443 (A seven-per-cent solution)", "  Bravery test: pass on 2d6 <= 7: 4 -> passed",
     "Turn 11 recorded; now turn 12: SM 2, Luck 3.",
 ]

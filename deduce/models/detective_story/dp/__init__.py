@@ -11,7 +11,11 @@ Dependencies go one way, each module importing only those above it:
 - ``memo``: the values kept, in stores named for what they hold;
 - ``recursion``: the DP one (turn, mode) at a time, on demand;
 - ``expect``: the ``Expect`` world, a concrete case walked reading the DP;
-- ``batch`` and ``sweep``: the DP a whole turn at a time, in large array operations;
+- ``batch``: many compiled lumps laid out as rows of one table (and valued on every cell);
+- ``layout``: the forward layout of a sweep, a turn's tables as rows;
+- ``dense``: the DP a whole turn at a time on every (SM, Luck) cell (the referee);
+- ``cells`` and ``compact``: reachable SM bands, a batch valued on them only;
+- ``sweep``: the DP a whole turn at a time on the reachable cells only (production);
 - ``solver``: the ``Solver`` that owns one case context's pieces and is handed a sweep.
 
 ``advice`` is the public face (what a person asks). How it is made fast:
@@ -35,12 +39,30 @@ Dependencies go one way, each module importing only those above it:
   operations (one fight solve per setup), filling the memo; the recursion is what it
   replaces and what computes anything the sweep did not cover. ``advise`` keeps two turns
   of it, a bot all.
+- **Reachable cells only.** A case starts at one SM and one Luck, and most (row, SM)
+  pairs of the layout are never reached from it (a fresh a001 case: about a fifth of the
+  cells are). ``sweep`` finds, turn by turn forward, the interval of SM values each row
+  can be reached at (``cells.Band``: moves are monotone in SM, weights over SM that are 0
+  cut the interval), then values the turns backward on compact (slots, Luck) arrays:
+  leaves summed with ``np.bincount``, fights solved for the reached slots only, one turn's
+  arrays alive at a time. Memo entries hold NaN at the cells not reached; the solver reads
+  them a cell at a time, and the plain recursion (``Recursion.fallback``) values a cell a
+  caller asks for that the sweep did not reach. ``dense`` is the same sweep on every
+  cell, kept as the referee of the tests and the baseline of ``benchmarks/story_dp.py``.
+- **Once per turn class.** An Action roll reads of the turn only its modifiers
+  (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
+  roll is set up once per (mode, Action, class), the phase compiled once per (mode,
+  band), an Action's rows once per (mode, Action). The rows of the tables are still laid
+  out turn by turn (a turn's modes and flag labels differ).
 
-Where the time goes from a fresh case (a001: about 1,800 (turn, mode) pairs, 15-24 flag
-labels each, 450,000 leaf terms of 425 values): tracing and compiling the phases about a
-fifth, laying the turns out a fifth, the rest array work (gathers, fights, the Luck
-choice), which is bound by memory traffic; a first touch of new memory costs as much as
-the arithmetic on the machine measured (``batch.Buffers``). Measured and not worth it:
+Where the time goes from a fresh case with the reachable sweep (a001, the shipped data
+with fights and wounds: 1.6 million leaf terms, 129 million (term, cell) pairs reached of
+680 million): tracing, compiling and laying out the turns about a third (Python), the
+reach pass a sixth, the backward pass the rest (gathers, ``bincount``, fights, the Luck
+choice); the cyclic garbage collector is off during a sweep (its passes over the layout's
+millions of small objects cost a third more). On the dense sweep a first touch of new
+memory costs as much as the arithmetic on the machine measured (``batch.Buffers``).
+Measured and not worth it on the dense sweep:
 bounding the bonus labels by the turns a mode is reachable in a row (a sixth fewer
 labels), merging label rows whose sources are equal (a fifth fewer), valuing an Action's
 flags only on demand (more re-valued event lines than saved).

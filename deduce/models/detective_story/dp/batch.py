@@ -264,15 +264,19 @@ class Batch:
 
     def _terms(self, reader, items) -> tuple:
         """The terms of ``items`` ((offset, lump), ...) read through ``reader``."""
-        gids, offs, moves, wts, vec, rank = [], [], [], [], [], []
+        gids, offs, counts, moves, wts, vec = [], [], [], [], [], []
         for off, lump in items:
             g, m, w, v = self.shared.static(lump)
             gids.append(g)
-            offs.append(np.full(len(g), off, dtype=np.intp))
+            offs.append(off)
+            counts.append(len(g))
             moves.append(m)
             wts.append(w)
             vec.append(v)
-            rank.append(np.arange(len(g)))
+        counts = np.array(counts, dtype=np.intp)
+        starts = np.cumsum(counts) - counts
+        rank = [np.arange(int(counts.sum())) - np.repeat(starts, counts)]
+        offs = [np.repeat(np.array(offs, dtype=np.intp), counts)]
         gids = np.concatenate(gids)
         used, inv = np.unique(gids, return_inverse=True)
         targets = self.shared.targets
@@ -282,6 +286,22 @@ class Batch:
         srcs = table[inv].ravel()
         rep = lambda a: np.repeat(np.concatenate(a), x)  # noqa: E731
         return rows, srcs, rep(moves), rep(wts), rep(vec), rep(rank)
+
+    def clear(self) -> None:
+        """Drop the layout (instances, decision nodes) once it has been compiled into
+        arrays (``compact.CompactBatch``); ``n`` stays, ``add`` and ``run`` no longer work."""
+        self.index = self.levels = self.maxes = self.fights = self.parents = self.nodes = None
+        self.insts = None
+
+    def leaf_terms(self) -> tuple:
+        """Every instance's leaves, one *term* per (leaf, flag label): ``(rows, srcs, moves,
+        wts, vec)``, the out row, the source row, the move id (``MoveTable``), the scalar
+        weight, and the row of ``Shared.weight_table`` of a weight over SM (0: none)."""
+        parts = [self._terms(reader, items) for reader, items in self._by_reader().values()]
+        if not parts:
+            empty = np.zeros(0, dtype=np.intp)
+            return empty, empty, empty, np.zeros(0), empty
+        return tuple(np.concatenate(a) for a in list(zip(*parts))[:5])
 
     def _add_nodes(self, out: np.ndarray, parents) -> None:
         """Each parent's decision nodes and ``Ref`` lines, weighted, added to its rows."""

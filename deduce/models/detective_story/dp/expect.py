@@ -10,7 +10,6 @@ from __future__ import annotations
 from deduce.models.detective_story import combat as C
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.dp.grid import at
 from deduce.models.detective_story.dp.modes import ModeKeys, flags_of
 from deduce.models.detective_story.dp.recursion import terminal
 from deduce.models.detective_story.dp.rolls import row_probabilities, yes_no
@@ -82,7 +81,7 @@ class Expect:
         if phase.key[0] == "turn":
             if case.turn >= T.TURNS:
                 return 0.0
-            return at(r.start(case.turn + 1, self.modes.key(case), flags_of(case)),
-                      case.sm, case.luck)
-        return at(r.encounter(case.turn, self.modes.key(case), phase.key[1], (flags_of(case),))[0],
-                  case.sm, case.luck)
+            return r.start_value(case.turn + 1, self.modes.key(case), flags_of(case), case.sm,
+                                 case.luck)
+        return r.encounter_value(case.turn, self.modes.key(case), phase.key[1], flags_of(case),
+                                 case.sm, case.luck)

@@ -16,6 +16,12 @@ from deduce.models.detective_story.dp.trace import Tracer
 from deduce.models.detective_story.state import Case, Context
 
 
+def turn_class(t: int) -> tuple:
+    """What an Action roll reads of the turn (R007a, R007e): turns of one class roll
+    alike (turns 1-2, 3-4, 5-8 and 9-12 with the shipped tables)."""
+    return T.arrest_turn_modifier(t), T.research_turn_modifier(t)
+
+
 class Phases:
     """The compiled phases of one case context (kept for the life of the solver)."""
 
@@ -27,6 +33,7 @@ class Phases:
         self.rows: dict = {}  # (key, action) -> {row outcome: Lump}
         self.encounters: dict = {}  # (key, band, waited) -> Lump (event lines as ``Ref``)
         self.lines: dict = {}  # (key, line) -> Lump
+        self.parts: dict = {}  # (key, action, turn class) -> ``action_parts``
 
     def _compiled(self, memo: dict, k, key: Case, t: int, phase, refs: bool = False) -> Lump:
         """``phase(w, case)`` from ``probe(key, t)``, traced and compiled once per ``k`` in
@@ -45,8 +52,15 @@ class Phases:
 
     def action_parts(self, t: int, key: Case, action: str) -> tuple:
         """``engine.action_roll`` of ``action`` at turn ``t`` from ``key`` (symbolic SM/Luck):
-        ``(case as rolled, modifier, with SM, table, row continuation)``."""
-        return E.action_roll(self.ctx, probe(key, t), action, E.AFTER_ACTION[False])
+        ``(case as rolled, modifier, with SM, table, row continuation)``, kept per *turn
+        class* (``turn_class``): the case as rolled is that of the class's first turn
+        asked (callers read it without its turn)."""
+        k = (key, action, turn_class(t))
+        out = self.parts.get(k)
+        if out is None:
+            out = self.parts[k] = E.action_roll(self.ctx, probe(key, t), action,
+                                                E.AFTER_ACTION[False])
+        return out
 
     def action_rows(self, key: Case, action: str, cleared: Case, k_row, outcomes) -> dict:
         """``{outcome: Lump}`` of an Action's table rows up to the Encounter phase, from

@@ -25,14 +25,13 @@ import numpy as np
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.compile import Compiler
-from deduce.models.detective_story.dp.grid import CAN_SPEND, L, SL, shift_luck
+from deduce.models.detective_story.dp.grid import CAN_SPEND, L, SL, at, shift_luck
 from deduce.models.detective_story.dp.memo import Memo
 from deduce.models.detective_story.dp.modes import (
     NO_FLAGS,
     TRAPPED,
     UNLOCKED,
     Flags,
-    probe,
     with_flags,
 )
 from deduce.models.detective_story.dp.phases import Phases
@@ -53,9 +52,14 @@ class Recursion:
     """
 
     def __init__(self, ctx: Context, memo: Memo, phases: Phases, compiler: Compiler,
-                 odds: RollOdds):
+                 odds: RollOdds, partial: bool = False):
         self.ctx = ctx
         self.memo = memo
+        #: the memo is filled by the reachable-only sweep (NaN at the cells it did not
+        #: reach): read it through ``start_value``, ``action_value``, ``encounter_value``,
+        #: which ask ``fallback`` for a cell it does not know; nothing is computed on it
+        self.partial = partial
+        self._fallback = None
         self.phases = phases
         self.compiler = compiler
         self.odds = odds
@@ -64,6 +68,66 @@ class Recursion:
         self._labels: dict = {}
         self._plans: dict = {}
         self._starts: dict = {}
+
+    @property
+    def fallback(self) -> "Recursion":
+        """The plain recursion over a memo of its own (sharing this one's compiled phases):
+        what values a cell a partial memo does not know."""
+        if self._fallback is None:
+            self._fallback = Recursion(self.ctx, Memo(), self.phases, self.compiler, self.odds)
+        return self._fallback
+
+    # -- one cell (SM, Luck): what the solver's readers call
+    def start_value(self, t: int, key: Case, f: Flags, sm: int, luck: int,
+                    fallback: bool = True) -> float:
+        """P(win) at the start of turn ``t`` from ``key`` with flags ``f`` at ``sm`` and
+        ``luck``. On a partial memo a cell it does not know is valued by ``fallback``
+        (``fallback`` False: NaN)."""
+        if not self.partial:
+            return at(self.start(t, key, f), sm, luck)
+        v = self.memo.start.get((t, self.start_mode(with_flags(key, f))))
+        x = at(v, sm, luck) if v is not None else float("nan")
+        if x != x and fallback:
+            x = at(self.fallback.start(t, key, f), sm, luck)
+        return x
+
+    def action_value(self, t: int, key: Case, action: str, case: Case, sm: int, luck: int,
+                     fallback: bool = True) -> float:
+        """P(win) of ``action`` at turn ``t`` from ``key`` with the flags of ``case``, at
+        ``sm`` and ``luck`` (``action_at`` at one cell; a partial memo as ``start_value``)."""
+        if not self.partial:
+            return at(self.action_at(t, key, action, case), sm, luck)
+        if action in (T.ESCAPE_TRAP, T.WAIT):
+            return self.encounter_value(t, key, action == T.WAIT, NO_FLAGS, sm, luck, fallback)
+        carried = case.bonus if case.bonus_action == action else 0
+        q = self.memo.action.get((t, key, action))
+        x = float("nan")
+        if q is not None and (q.ndim == 1 or carried < len(q)):
+            x = at(q if q.ndim == 1 else q[carried], sm, luck)
+        if x != x and fallback:
+            x = at(self.fallback.action_at(t, key, action, case), sm, luck)
+        return x
+
+    def encounter_value(self, t: int, key: Case, waited: bool, f: Flags, sm: int, luck: int,
+                        fallback: bool = True) -> float:
+        """P(win) of turn ``t``'s Encounter phase from ``key`` (after Wait if ``waited``)
+        after an Action that left flags ``f``, at ``sm`` and ``luck`` (a partial memo as
+        ``start_value``)."""
+        if not self.partial:
+            return at(self.encounter(t, key, waited, (f,))[0], sm, luck)
+        both = self.memo.encounter_all.get((t, key))
+        x = float("nan")
+        if both is not None:
+            if waited:
+                if f == NO_FLAGS:
+                    x = at(both[1][0], sm, luck)
+            else:
+                every = self.flag_labels(t, key)
+                if f in every:
+                    x = at(both[0][every.index(f)], sm, luck)
+        if x != x and fallback:
+            x = at(self.fallback.encounter(t, key, waited, (f,))[0], sm, luck)
+        return x
 
     def legal(self, case: Case) -> list[str]:
         """``engine.legal_actions`` of ``case`` (kept)."""
@@ -180,7 +244,7 @@ class Recursion:
         modifier of any earlier turn: it only grows with the turn)."""
         if action not in T.ACTION_TABLES:
             return 1
-        _, mod, with_sm, table, _ = E.action_roll(self.ctx, probe(key, 1), action, E.AFTER_TURN)
+        _, mod, with_sm, table, _ = self.phases.action_parts(1, key, action)
         return 1 + max((c + 1 for c in self.odds.bonus_grows(table, mod, with_sm, T.TURNS)),
                        default=0)
 
@@ -284,11 +348,10 @@ class Recursion:
         out = self._labels.get(fk)
         if out is None:
             out = [NO_FLAGS, UNLOCKED, TRAPPED]
-            start = probe(key, t)
             for a in T.ACTION_TABLES:
                 if a not in self.legal(key) and a not in self.legal(with_flags(key, UNLOCKED)):
                     continue
-                _, mod, with_sm, table, _ = E.action_roll(self.ctx, start, a, E.AFTER_TURN)
+                _, mod, with_sm, table, _ = self.phases.action_parts(t, key, a)
                 out += [Flags(a, c + 1, False, False)
                         for c in self.odds.bonus_grows(table, mod, with_sm, t)]
             out = self._labels[fk] = tuple(out)

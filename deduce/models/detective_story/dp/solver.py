@@ -3,8 +3,12 @@ concrete case (the value of its turn's start, of each legal Action, after its Ac
 
 A ``Solver`` owns its caches (the memo, the compiled phases, the mode keys, the moves, the
 Action tables' odds), so two solvers share nothing. It is handed a ``sweep`` (a
-``sweep.Sweep``, or None: the recursion alone): from a new case ``prepare`` runs it to
-fill the memo a turn at a time; the recursion computes whatever it did not cover.
+``sweep.Sweep``, the reachable cells only; a ``dense.DenseSweep``, every cell; or None:
+the recursion alone): from a new case ``prepare`` runs it to fill the memo a turn at a
+time. A sweep with ``partial`` set leaves NaN at the cells it did not reach: the solver
+then reads the memo a cell at a time (``Recursion.start_value`` and the like) and a cell
+it does not know is valued by the plain recursion (``Recursion.fallback``); else the
+recursion computes whatever the sweep did not cover.
 """
 
 from __future__ import annotations
@@ -12,9 +16,9 @@ from __future__ import annotations
 from deduce.models.detective_story import engine as E
 from deduce.models.detective_story.dp.compile import Compiler
 from deduce.models.detective_story.dp.expect import Expect
-from deduce.models.detective_story.dp.grid import MoveTable, at
+from deduce.models.detective_story.dp.grid import MoveTable, L, S
 from deduce.models.detective_story.dp.memo import Memo
-from deduce.models.detective_story.dp.modes import ModeKeys, flags_of, with_flags
+from deduce.models.detective_story.dp.modes import NO_FLAGS, ModeKeys, flags_of, with_flags
 from deduce.models.detective_story.dp.phases import Phases
 from deduce.models.detective_story.dp.recursion import Recursion, terminal
 from deduce.models.detective_story.dp.rolls import RollOdds
@@ -42,7 +46,8 @@ class Solver:
         self.tracer = Tracer(self.modes)
         self.compiler = Compiler(self.modes, MoveTable())
         self.phases = Phases(ctx, self.tracer, self.compiler)
-        self.recursion = Recursion(ctx, self.memo, self.phases, self.compiler, RollOdds())
+        self.recursion = Recursion(ctx, self.memo, self.phases, self.compiler, RollOdds(),
+                                   partial=getattr(sweep, "partial", False))
         self.world = Expect(self.recursion, self.modes)
         self._partial: list = []  # roots swept keeping two turns only (``prepare``)
 
@@ -51,50 +56,67 @@ class Solver:
         """Whether a sweep evaluates a turn at a time from a new case."""
         return self.sweep is not None
 
-    def prepare(self, case: Case, encounter: bool = False, whole: bool = True) -> None:
+    def prepare(self, case: Case, encounter: bool = False, whole: bool = True,
+                waited: bool = False) -> None:
         """Make sure the memo has ``case`` (at the start of its turn, or after its Action
-        if ``encounter``): else evaluate everything reachable from it a turn at a time
-        (the sweep; without one, nothing: the recursion computes on demand). ``whole``:
-        keep every later turn's values too (a bot playing the case on reads them); else
-        only this turn's and the next (enough for ``advise`` and ``reroll_advice``); a
-        later ``whole`` request sweeps such a root again."""
+        if ``encounter``, after Wait if ``waited``): else evaluate everything reachable
+        from it a turn at a time (the sweep; without one, nothing: the recursion computes
+        on demand). ``whole``: keep every later turn's values too (a bot playing the case
+        on reads them); else only this turn's and the next (enough for ``advise`` and
+        ``reroll_advice``); a later ``whole`` request sweeps such a root again."""
         if case.over or self.sweep is None:
             return
         key = self.modes.key(case)
+        cell = min(case.sm, S - 1) * L + min(case.luck, L - 1)
         if encounter:
-            roots = ([], [key], case.turn)
-            hit = (case.turn, key) in self.memo.encounter_all
+            roots = ([], [key], case.turn, (cell,))
         else:
-            roots = ([(key, flags_of(case))], [], case.turn)
-            start = self.recursion.start_mode(with_flags(key, flags_of(case)))
-            hit = (case.turn, start) in self.memo.start
+            roots = ([(key, flags_of(case))], [], case.turn, (cell,))
+        hit = self._known(case, key, encounter, waited)
         if whole and self._partial and (roots in self._partial or not hit):
             for partial in self._partial:  # everything reachable from them, kept
                 self._sweep(*partial)
             self._partial.clear()
-            return self.prepare(case, encounter, whole)
+            return self.prepare(case, encounter, whole, waited)
         if not hit:
             self._sweep(*roots, keep=None if whole else range(case.turn, case.turn + 2))
             if not whole:
                 self._partial.append(roots)
 
-    def _sweep(self, roots_v, roots_w, t0: int, keep=None) -> None:
-        self.sweep.run(self.recursion, roots_v, roots_w, t0, keep, report=self.progress)
+    def _known(self, case: Case, key: Case, encounter: bool, waited: bool) -> bool:
+        r = self.recursion
+        if not r.partial:
+            if encounter:
+                return (case.turn, key) in self.memo.encounter_all
+            return (case.turn, r.start_mode(with_flags(key, flags_of(case)))) in self.memo.start
+        if encounter:
+            f = flags_of(case)
+            if waited or f not in r.flag_labels(case.turn, key):  # the sweep's root row:
+                f = NO_FLAGS  # other flags here are valued by the recursion (``fallback``)
+            v = r.encounter_value(case.turn, key, waited, f, case.sm, case.luck,
+                                  fallback=False)
+        else:
+            v = r.start_value(case.turn, key, flags_of(case), case.sm, case.luck, fallback=False)
+        return v == v
+
+    def _sweep(self, roots_v, roots_w, t0: int, cells, keep=None) -> None:
+        self.sweep.run(self.recursion, roots_v, roots_w, t0, keep, report=self.progress,
+                       cells=cells)
 
     def value(self, case: Case, whole: bool = True) -> float:
         """P(win) at the start of ``case``'s turn (``whole``: see ``prepare``)."""
         if case.over:
             return terminal(case)
         self.prepare(case, whole=whole)
-        return at(self.recursion.start(case.turn, self.modes.key(case), flags_of(case)),
-                  case.sm, case.luck)
+        return self.recursion.start_value(case.turn, self.modes.key(case), flags_of(case),
+                                          case.sm, case.luck)
 
     def q_values(self, case: Case, whole: bool = True) -> dict[str, float]:
         """P(win) of each legal Action at the start of a turn (legal order)."""
         self.prepare(case, whole=whole)
         key = self.modes.key(case)
         mode = with_flags(key, flags_of(case))
-        return {a: at(self.recursion.action_at(case.turn, key, a, mode), case.sm, case.luck)
+        return {a: self.recursion.action_value(case.turn, key, a, mode, case.sm, case.luck)
                 for a in E.legal_actions(self.ctx, case)}
 
     def after_action(self, case: Case, waited: bool, whole: bool = True) -> float:
@@ -102,7 +124,7 @@ class Solver:
         Encounter phase."""
         if case.over:
             return terminal(case)
-        self.prepare(case, encounter=True, whole=whole)
+        self.prepare(case, encounter=True, whole=whole, waited=waited)
         return float(self.world.finish(E.AFTER_ACTION[waited], case))
 
     def at(self, case: Case, phase: str = "action", waited: bool = False) -> float:

@@ -1,437 +1,336 @@
-"""The DP evaluated a whole turn at a time: every reachable mode's values in a few large
-numpy operations instead of one small evaluation per (turn, mode).
+"""The DP a whole turn at a time on the *reachable* cells only: of every laid-out row, the
+SM values a case can reach it at from the roots (``cells.Band``, every Luck of each),
+each turn's values a compact (slots, L) array.
 
-``Sweep.run(recursion, roots_v, roots_w, t0, keep)`` fills the memo of ``recursion``
-(``memo.Memo``: ``start``, ``action``, ``encounter_all``) for every (turn, mode) reachable
-from the roots, with the same values the recursion computes (the tests compare the two);
-anything it does not cover (a flag no Action leaves, a hand-edited record) is still
-computed by that recursion on demand. A ``Sweep`` is handed to the solver that uses it.
+``Sweep.run(recursion, roots_v, roots_w, t0, keep, report, cells)`` fills the memo of
+``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all``, flat (S*L) arrays
+with NaN at the cells not reached) for everything reachable from the roots at their
+``cells``, with the values the recursion computes (the tests compare the two, and with
+the dense sweep, ``dense``). Three passes:
 
-Two passes:
-
-- **forward** (turn ``t0`` to 12): which start-of-turn rows (mode, flags), Actions and
-  Encounter phases each turn needs, laid out as rows of per-turn tables; each compiled
-  ``Lump`` becomes an *instance* of a ``batch.Batch``: its rows, the rows its targets
-  read in the table it reads from, and its decision nodes;
-- **backward** (turn 12 to ``t0``): per turn, the Encounter ``Batch`` from next turn's start
-  table, the Action rows' ``Batch`` from the Encounter table, the Luck re-roll choice of
-  every Action and carried bonus at once, and the start table as the best legal Action.
-
-Large arrays are reused between turns and sweeps (``Sweep.buffers``) and only the turns a
-caller asks to keep go to the memo: the memo of a whole case is hundreds of MB.
+- **layout** (``layout.lay_out``), turn ``t0`` to 12, as the dense sweep;
+- **reach**, interleaved with it: from the roots' SM, the SM values each table of a turn
+  needs: a start row's want every legal Action's (at the carried bonus for the bonus's
+  Action), an Action's value its rows' (every Luck: the re-roll reads one Luck less), the
+  Action rows and the Encounter phases their sources' (``compact.CompactBatch.reach``),
+  and so to next turn's start rows. Each batch is compiled into arrays once
+  (``CompactBatch``) and its layout dropped;
+- **backward**, turn 12 to ``t0``: the Encounter batches from next turn's compact start
+  values, the Action rows from the Encounter table, the Luck re-roll choice, the best
+  Action, each on its reachable slots (``compact.CompactBatch.run``); working arrays live
+  for one turn. Flags no Action leaves (a hand-edited record) are valued by the plain
+  recursion (``Recursion.fallback``).
 """
 
 from __future__ import annotations
 
+import gc
 from typing import NamedTuple
 
 import numpy as np
 
 from deduce.models.detective_story import tables as T
-from deduce.models.detective_story.dp.batch import CHUNK, Batch, Buffers, Shared
-from deduce.models.detective_story.dp.grid import CAN_SPEND, SL, S, L
-from deduce.models.detective_story.dp.modes import NO_FLAGS, Flags
-from deduce.models.detective_story.dp.rolls import outcomes_of
-from deduce.models.detective_story.dp.trace import CombatNode, MaxNode, Ref
-
-#: an Encounter batch takes modes until it has this many rows
-BATCH_ROWS = 1 << 14
-
-
-class RowIndex:
-    """Row ids of a per-turn table: ``row(name)`` registers a name on first use."""
-
-    def __init__(self):
-        self.ids: dict = {}
-
-    def row(self, name) -> int:
-        """The row of ``name`` (the next free one on first use)."""
-        i = self.ids.get(name)
-        if i is None:
-            i = self.ids[name] = len(self.ids)
-        return i
-
-    def __len__(self) -> int:
-        return len(self.ids)
+from deduce.models.detective_story.dp.batch import Buffers, Shared
+from deduce.models.detective_story.dp.cells import Band
+from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
+from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
+from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
+from deduce.models.detective_story.dp.memo import merged
+from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
-class NextTurn:
-    """How an Encounter-phase instance reads its targets: next turn's start row of the
-    target mode for each flag label (an event that allowed Investigate adds it to every
-    label, as the recursion does)."""
-
-    def __init__(self, labels: tuple, table: RowIndex | None):
-        self.key = id(self)  # one object per label tuple and turn: hashing it is cheap
-        self.X = len(labels)
-        self.labels = labels
-        self.unlocked = tuple(f._replace(unlock=True) for f in labels)
-        self.table = table  # None after turn 12: every target reads the zero row
-        self._rows: dict = {}
-
-    def rows(self, target) -> np.ndarray:
-        """The source rows ``target`` reads, one per label."""
-        r = self._rows.get(target)
-        if r is None:
-            if self.table is None:
-                r = np.zeros(self.X, dtype=np.intp)
-            else:
-                labels = self.unlocked if target.flags.unlock else self.labels
-                r = np.array([self.table.row((target.key, f)) for f in labels], dtype=np.intp)
-            self._rows[target] = r
-        return r
+#: Action value slots (SM values of a row) valued at once
+Q_SLOTS = 1 << 12
 
 
-class AfterAction:
-    """How an Action row's instance reads its targets: this turn's Encounter phase row of
-    the target mode for the flags the Action left (``wrow(key, flags)``)."""
+class _Plan(NamedTuple):
+    """One turn laid out and reached: its tables' shapes, bands and compiled batches."""
 
-    X = 1
-    key = "after"
-
-    def __init__(self):
-        self.wrow = None  # set once the Encounter table is laid out (``_backward``)
-        self._rows: dict = {}
-
-    def rows(self, target) -> np.ndarray:
-        """The source row ``target`` reads."""
-        r = self._rows.get(target)
-        if r is None:
-            r = self._rows[target] = np.array([self.wrow(target.key, target.flags)], np.intp)
-        return r
-
-
-class _Action(NamedTuple):
-    """An Action with a 2d6 table at one (turn, mode), as the recursion values it."""
-
-    mod: int
-    with_sm: bool
-    table: tuple
-    outcomes: tuple
-    rows: dict  # outcome -> offset of its instance in the Action batch (not the +1 row)
-    n_bonus: int
-    grown: tuple  # ((carried bonus, ``_Turn.w_row`` of next turn's bonus), ...): the +1 row
-
-
-class _Turn:
-    """What one turn needs (the forward pass), laid out as table rows."""
-
-    def __init__(self, t: int, shared: Shared):
-        self.t = t
-        self.vrows = RowIndex()  # (key, flags) -> row of the start-of-turn table
-        self.vspec: dict = {}  # start row -> (start mode, others row, bonus Action or None, key)
-        self.others = RowIndex()  # (key, legal Actions, Action left out) -> row
-        self.ocands: list = []  # others row -> [candidate, ...]
-        self.need: dict = {}  # (key, action) -> bonus values needed
-        self.wkeys: dict = {}  # key -> (every label, batch, offset of their rows, wait row)
-        self.extra = RowIndex()  # (key, flags) no Action leaves: by the recursion
-        self.shared = shared
-        self.encs = [Batch(shared)]  # Encounter phases, read next turn's start table
-        self.act = Batch(shared)  # Action rows, read this turn's Encounter table
-        self.after = AfterAction()  # how they read it (its rows known after the forward pass)
-        self.acts: dict = {}  # (key, action) -> _Action, or offset (Rest)
-        self.qrow: dict = {}  # (key, action) -> first row in the Action values' table
-        self.keep = True  # whether this turn's values go to the memo
-
-    def w_row(self, recursion, key, flags) -> tuple:
-        """Where the Encounter phase of ``key`` after an Action that left ``flags`` is:
-        ``("w", key, label index)`` or ``("x", extra row)``."""
-        if key not in self.wkeys:
-            self.wkeys[key] = None
-        every = recursion.flag_labels(self.t, key)
-        if flags in every:
-            return ("w", key, every.index(flags))
-        return ("x", self.extra.row((key, flags)))
-
-
-def _targets(lump, seen: dict) -> tuple:
-    """Every target of ``lump`` and of its decision nodes' lumps (not ``Ref`` lines)."""
-    out = seen.get(id(lump))
-    if out is None:
-        acc = list(lump.targets)
-        for _, node in lump.nodes:
-            if type(node) is MaxNode:
-                for o in node.options:
-                    acc += _targets(o, seen)
-            elif type(node) is CombatNode:
-                for _, sub in node.terms:
-                    acc += _targets(sub, seen)
-        out = seen[id(lump)] = tuple(dict.fromkeys(acc))
-    return out
+    turn: Turn
+    n: int  # Encounter table rows of every key (the extra rows follow)
+    place: dict
+    q: tuple  # ``_q_layout``
+    cand: tuple  # ``_candidates``
+    links: list  # per Encounter batch: (Encounter table rows, batch rows)
+    bands: dict  # table name -> ``Band.state``
+    batches: tuple  # (Action batch, [Encounter batches]) as ``CompactBatch``
 
 
 class Sweep:
-    """The DP a turn at a time, with its work arrays (``buffers``, reused between turns
-    and sweeps)."""
+    """The reachable-only DP a turn at a time (see the module docstring)."""
 
-    def __init__(self):
-        self.buffers = Buffers()
+    #: memo entries hold NaN at the cells not reached (``recursion.Recursion.partial``)
+    partial = True
 
-    def run(self, recursion, roots_v, roots_w, t0: int, keep=None, report=None) -> None:
-        """Fill ``recursion``'s memo for everything reachable from start-of-turn rows
-        ``roots_v`` ((mode key, flags) at turn ``t0``) and Encounter phases ``roots_w``
-        (mode keys), for the turns in ``keep`` (None: every turn). Turns not kept are
-        computed in reused buffers. ``report(message)`` is told each turn laid out and
-        solved."""
-        turns: list[_Turn] = []
-        shared = Shared(self.buffers, recursion.compiler.moves)
-        cur = _Turn(t0, shared)
-        for key, f in roots_v:
-            cur.vrows.row((key, f))
-        for key in roots_w:
-            cur.w_row(recursion, key, NO_FLAGS)
-        seen: dict = {}
+    def run(self, recursion, roots_v, roots_w, t0: int, keep=None, report=None,
+            cells=None) -> None:
+        """Fill ``recursion``'s memo for start-of-turn rows ``roots_v`` ((mode key, flags)
+        at turn ``t0``) and Encounter phases ``roots_w`` (mode keys), at the flat (SM,
+        Luck) indices ``cells`` (one per root, ``roots_v`` then ``roots_w``; None: every
+        cell), for the turns in ``keep`` (None: every turn). ``report(message)`` is told
+        each turn laid out and solved."""
+        collecting = gc.isenabled()
+        gc.disable()  # millions of small objects laid out: the cyclic collector's passes
+        try:  # over them cost a third of the time, and they hold no cycle to free
+            self._run(recursion, roots_v, roots_w, t0, keep, report, cells)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells) -> None:
         report = report or (lambda message: None)
+        shared = Shared(Buffers(), recursion.compiler.moves)
+        cur = first_turn(recursion, roots_v, roots_w, t0, shared)
+        sms = ([(lo, lo) for lo in (np.asarray(cells) // L).tolist()] if cells is not None
+               else [(0, S - 1)] * (len(roots_v) + len(roots_w)))
+        vband = Band(len(cur.vrows))
+        for (key, f), (lo, hi) in zip(roots_v, sms):
+            vband.grow(np.array([cur.vrows.ids[(key, f)]]), np.array([lo]), np.array([hi]))
+        wroots = [(key, lo, hi) for key, (lo, hi) in zip(roots_w, sms[len(roots_v):])]
+        seen: dict = {}
+        plans = []
         for t in range(t0, T.TURNS + 1):
             report(f"laying out turn {t} of {T.TURNS}")
-            turns.append(cur)
-            nxt = _Turn(t + 1, shared) if t < T.TURNS else None
-            _forward(recursion, cur, nxt, seen)
+            nxt = Turn(t + 1, shared) if t < T.TURNS else None
+            lay_out(recursion, cur, nxt, seen)
+            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else ())
+            plans.append(plan)
             cur = nxt
-        nxt_v = np.zeros((1, SL))
-        for turn in reversed(turns):
-            report(f"solving turn {turn.t} (from turn {T.TURNS} back to turn {t0})")
-            turn.keep = keep is None or turn.t in keep
-            nxt_v = _backward(recursion, turn, nxt_v)
+        nxt_v = None
+        for plan in reversed(plans):
+            report(f"solving turn {plan.turn.t} (from turn {T.TURNS} back to turn {t0})")
+            nxt_v = _backward(recursion, plan, nxt_v, keep is None or plan.turn.t in keep)
 
 
-def _forward(recursion, turn: _Turn, nxt: _Turn | None, seen: dict) -> None:
-    """Lay out turn ``turn.t``: its start rows' Actions, the Actions' rows (they register
-    the Encounter phases they lead to) and the Encounter phases (they register the next
-    turn's start rows in ``nxt``)."""
-    t = turn.t
-    phases = recursion.phases
-    # start-of-turn rows: the best of the carried bonus's Action and the best of the
-    # other legal Actions (``others``: shared by every bonus value and flag alike)
-    for (key, f), row in turn.vrows.ids.items():
-        vk, legal, bonus = recursion.turn_start(key, f)
-        if bonus is not None:
-            turn.need[(key, bonus)] = max(turn.need.get((key, bonus), 1), vk.bonus + 1)
-        turn.vspec[row] = (vk, turn.others.row((key, legal, bonus)), bonus, key)
-    for (key, legal, bonus), row in turn.others.ids.items():
-        cands = []
-        for a in legal:
-            if a == bonus:
-                continue
-            if a in (T.ESCAPE_TRAP, T.WAIT):
-                turn.w_row(recursion, key, NO_FLAGS)
-                cands.append(("w", key, a == T.WAIT))
-            else:
-                turn.need.setdefault((key, a), 1)
-                cands.append(("q", key, a))
-        turn.ocands.append(cands)
-    # Actions: their rows read this turn's Encounter phases
-    after = turn.after
-    for (key, a), need in turn.need.items():
-        if a not in T.ACTION_TABLES:  # Rest
-            lump = phases.rest(key, a)
-            turn.acts[(key, a)] = turn.act.add(lump, after)
-            for tg in _targets(lump, seen):
-                turn.w_row(recursion, tg.key, tg.flags)
-            continue
-        cleared, mod, with_sm, table, k_row = phases.action_parts(t, key, a)
-        outcomes = outcomes_of(table)
-        lumps = phases.action_rows(key, a, cleared, k_row, outcomes)
-        n_bonus, grown = 1, ()
-        if "bonus" in outcomes:
-            n_bonus = max(need, min(t, recursion.carried_bound(key, a)))
-            grown = tuple((c, turn.w_row(recursion, key, Flags(a, c + 1, False, False)))
-                          for c in recursion.odds.bonus_grows(table, mod, with_sm, n_bonus))
-        rows = {}
-        for o, lump in lumps.items():
-            rows[o] = turn.act.add(lump, after)
-            for tg in _targets(lump, seen):
-                turn.w_row(recursion, tg.key, tg.flags)
-        turn.acts[(key, a)] = _Action(mod, with_sm, table, outcomes, rows, n_bonus, grown)
-    # Encounter phases: they read next turn's start rows
-    readers: dict = {}
-    for key in list(turn.wkeys):
-        every = recursion.flag_labels(t, key)
-        for labels in (every, (NO_FLAGS,)):
-            if labels not in readers:
-                readers[labels] = NextTurn(labels, nxt.vrows if nxt else None)
-        refs = lambda line, key=key: phases.line(key, line)  # noqa: E731
-        lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
-        if turn.encs[-1].n >= BATCH_ROWS:
-            turn.encs.append(Batch(turn.shared))
-        enc = turn.encs[-1]
-        off = enc.add(lumps[0], readers[every], refs)
-        wait = enc.add(lumps[1], readers[(NO_FLAGS,)], refs, ref_reader=readers[every])
-        turn.wkeys[key] = (every, len(turn.encs) - 1, off, wait)
-        for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
-                             if type(n) is Ref]:
-            for tg in _targets(lump, seen):
-                readers[every].rows(tg)  # next turn's start rows (those after Wait among them)
-
-
-def _backward(recursion, turn: _Turn, next_v: np.ndarray) -> np.ndarray:
-    """Turn ``turn.t``'s tables from next turn's start table; returns this turn's."""
-    t = turn.t
-    buffers = turn.shared.buffers
-    # the Encounter table: each key's flag labels then its row after Wait, then the rows
-    # of flags no Action leaves (by the recursion); a batch of modes at a time
-    place: dict = {}
-    n = 0
-    for key, (every, _, _, _) in turn.wkeys.items():
-        place[key] = n
-        n += len(every) + 1
-    wtab = _table(turn, "wtab", n + len(turn.extra))
-    for b, batch in enumerate(turn.encs):
-        enc = batch.run(next_v, "enc")
-        dst, src = [], []
-        for key, (every, kb, off, wait) in turn.wkeys.items():
-            if kb == b:
-                dst.append(np.arange(place[key], place[key] + len(every) + 1))
-                src.append(np.r_[off:off + len(every), wait])
-        if dst:
-            buffers.gather(wtab, np.concatenate(dst), enc, np.concatenate(src))
-    if turn.keep:
-        for key, (every, _, _, _) in turn.wkeys.items():
-            p, x = place[key], len(every)
-            recursion.memo.encounter_all[(t, key)] = (wtab[p:p + x], wtab[p + x:p + x + 1])
-    for (key, flags), j in turn.extra.ids.items():
-        wtab[n + j] = recursion.encounter(t, key, False, (flags,))[0]
-
-    def w_index(ref) -> int:
-        if ref[0] == "w":
-            return place[ref[1]] + ref[2]
-        return n + ref[1]
-
-    turn.after.wrow = lambda key, flags: w_index(turn.w_row(recursion, key, flags))
-    act = turn.act.run(wtab, "act")
-    qtab = _q_values(recursion, turn, wtab, act, w_index)
-    wait_row = {key: place[key] + len(every) for key, (every, *_) in turn.wkeys.items()}
-    return _v_table(recursion, turn, wtab, qtab, place, wait_row)
-
-
-def _table(turn: _Turn, name: str, rows: int) -> np.ndarray:
-    """A new (rows, SL) array for a turn whose memo is kept, else a reused buffer (start
-    tables alternate between two: one turn's is read while the one before is made)."""
-    if turn.keep:
-        return np.empty((rows, SL))
-    return turn.shared.buffers.get(name + str(turn.t % 2) if name == "v" else name, rows)
-
-
-def _q_values(recursion, turn: _Turn, wtab: np.ndarray, act: np.ndarray, w_index) -> np.ndarray:
-    """Every Action's value for each carried bonus, with the Luck re-roll choice (as the
-    recursion's ``action``): one row per (mode, Action, carried bonus), in ``turn.qrow``
-    order, then Rest's rows. Fills the memo's ``action``."""
-    t = turn.t
+def _q_layout(recursion, turn: Turn, w_index) -> tuple:
+    """The Action values' table: one row per (mode, Action with a table, carried bonus),
+    then Rest's rows; sets ``turn.qrow``. ``(nq, pids, kind, src, rests)``: per table row
+    and outcome the probability row (``Shared.prob_row``) and where its value is (kind 1:
+    the Action batch, 2: the Encounter table, 0: nowhere), Rest's batch rows."""
     shared = turn.shared
-    pid, from_act, from_w = [], [], []  # per row: probability rows; value sources
-    rests = []
+    pid, kind, src, rests = [], [], [], []
     for (key, a), spec in turn.acts.items():
         if type(spec) is int:  # Rest: no table
             rests.append(((key, a), spec))
             continue
-        q0 = turn.qrow[(key, a)] = len(pid)
+        turn.qrow[(key, a)] = len(pid)
         probs = recursion.odds.bonus_probs(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
+        grown = dict(spec.grown)
         for c in range(spec.n_bonus):
             pid.append([shared.prob_row(probs, c, j, spec.with_sm)
                         for j in range(len(spec.outcomes))])
-        for j, o in enumerate(spec.outcomes):
-            if o != "bonus":
-                from_act += [(q0 + c, j, spec.rows[o]) for c in range(spec.n_bonus)]
-        if "bonus" in spec.outcomes:
-            j = spec.outcomes.index("bonus")
-            from_w += [(q0 + c, j, w_index(ref)) for c, ref in spec.grown]
+            kind.append([1 if o != "bonus" else 2 if c in grown else 0 for o in spec.outcomes])
+            src.append([spec.rows[o] if o != "bonus" else w_index(grown[c]) if c in grown
+                        else 0 for o in spec.outcomes])
     nq = len(pid)
-    out = _table(turn, "qtab", nq + len(rests))
-    if nq:
-        width = max(map(len, pid))
-        pids = np.zeros((nq, width), dtype=np.intp)
-        for q, row in enumerate(pid):
-            pids[q, :len(row)] = row
-        _reroll_choice(shared.prob_table(), pids, _sources(from_act, nq), act,
-                       _sources(from_w, nq), wtab, out[:nq])
-    for i, (_, off) in enumerate(rests):
-        out[nq + i] = act[off]
-    for i, ((key, a), _) in enumerate(rests):
-        turn.qrow[(key, a)] = nq + i
-    if turn.keep:
-        memo = recursion.memo.action
-        for (key, a), q0 in turn.qrow.items():
-            spec = turn.acts[(key, a)]
-            memo[(t, key, a)] = (out[q0] if type(spec) is int or "bonus" not in spec.outcomes
-                                 else out[q0:q0 + spec.n_bonus])
-    return out
+    for i, (ka, _) in enumerate(rests):
+        turn.qrow[ka] = nq + i
+    width = max(map(len, pid), default=1)
+    arrays = [np.zeros((nq, width), dtype=np.intp) for _ in range(3)]
+    for q in range(nq):
+        for arr, rows in zip(arrays, (pid, kind, src)):
+            arr[q, :len(rows[q])] = rows[q]
+    return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=np.intp),)
 
 
-def _sources(items: list, nq: int) -> tuple:
-    """``[(row, outcome, source row), ...]`` as sorted arrays and each row's first item."""
-    arr = np.array(sorted(items), dtype=np.intp).reshape(-1, 3)
-    return arr, np.searchsorted(arr[:, 0], np.arange(nq + 1))
-
-
-def _reroll_choice(ptab, pids, acts, act, ws, wtab, out) -> None:
-    """For each row q: with p_o the probability of outcome o (``ptab[pids[q, o]]``) and
-    v_o its value (from ``act`` or ``wtab``): keeping the roll is sum p_o v_o; with Luck
-    (1 or more), the best of keeping each outcome or re-rolling (sum p_o v_o at one Luck
-    less)."""
-    n_out = pids.shape[1]
-    step = max(1, CHUNK // (n_out * SL))
-    (a_items, a_first), (w_items, w_first) = acts, ws
-    for a in range(0, len(pids), step):
-        b = min(len(pids), a + step)
-        P = ptab.take(pids[a:b], axis=0)  # (n, outcomes, SL)
-        V = np.zeros_like(P)
-        for items, first, src in ((a_items, a_first, act), (w_items, w_first, wtab)):
-            sel = items[first[a]:first[b]]
-            if len(sel):
-                V[sel[:, 0] - a, sel[:, 1]] = src.take(sel[:, 2], axis=0)
-        keep = np.einsum("nos,nos->ns", P, V)
-        P4 = P.reshape(b - a, n_out, S, L)
-        V4 = V.reshape(b - a, n_out, S, L)
-        again = np.zeros((b - a, S, L))
-        again[..., 1:] = np.einsum("nosl,nosl->nsl", P4[..., 1:], V4[..., :-1])
-        np.maximum(V, again.reshape(b - a, 1, SL), out=V)
-        best = np.einsum("nos,nos->ns", P, V)
-        out[a:b] = np.where(CAN_SPEND, best, keep)
-
-
-def _v_table(recursion, turn: _Turn, wtab: np.ndarray, qtab: np.ndarray, place: dict,
-             wait_row: dict) -> np.ndarray:
-    """The start of the turn: the best legal Action of each row. Fills the memo's
-    ``start``."""
-    t = turn.t
-    buffers = turn.shared.buffers
+def _candidates(turn: Turn, place: dict) -> tuple:
+    """Each others row's candidates (``which`` 0: Encounter table, 1: Action values),
+    padded with its first; ``empty`` the rows with none; per start row its others row and
+    the Action value row of its carried bonus (-1: none)."""
     n = len(turn.ocands)
     width = max(map(len, turn.ocands), default=1)
-    # each others row's candidates (table 0: Encounter, 1: Actions), padded with its first
     which = np.zeros((n, width), dtype=np.intp)
     rows = np.zeros((n, width), dtype=np.intp)
     for row, cands in enumerate(turn.ocands):
         for k, c in enumerate(cands):
             if c[0] == "w":
-                rows[row, k] = wait_row[c[1]] if c[2] else place[c[1]]
+                every = turn.wkeys[c[1]][0]
+                rows[row, k] = place[c[1]] + (len(every) if c[2] else 0)
             else:
                 which[row, k], rows[row, k] = 1, turn.qrow[(c[1], c[2])]
-        which[row, len(cands):], rows[row, len(cands):] = which[row, 0], rows[row, 0]
-    cand = buffers.get("cand", n * width)
-    which, rows = which.ravel(), rows.ravel()
-    for w, src in ((0, wtab), (1, qtab)):
-        sel = np.flatnonzero(which == w)
-        buffers.gather(cand, sel, src, rows[sel])
-    others = cand.reshape(n, width, SL).max(axis=1)
-    others[[row for row, cands in enumerate(turn.ocands) if not cands]] = 0.0  # none: 0
+        if cands:
+            which[row, len(cands):], rows[row, len(cands):] = which[row, 0], rows[row, 0]
+    empty = np.array([not c for c in turn.ocands], dtype=bool)
     m = len(turn.vrows)
-    orow = np.empty(m, dtype=np.intp)
-    brow, bq = [], []
+    orow = np.zeros(m, dtype=np.intp)
+    bq = np.full(m, -1, dtype=np.intp)
     for row, (vk, o, bonus, key) in turn.vspec.items():
         orow[row] = o
         if bonus is not None:
-            brow.append(row)
-            bq.append(turn.qrow[(key, bonus)] + vk.bonus)
-    V = _table(turn, "v", m)
-    others.take(orow, axis=0, out=V)
-    brow, bq = np.array(brow, dtype=np.intp), np.array(bq, dtype=np.intp)
-    step = max(1, CHUNK // SL)
-    for a in range(0, len(brow), step):  # the bonus's Action, a chunk at a time
-        q = buffers.get("bonus_q", len(brow[a:a + step]))
-        v = buffers.get("bonus_v", len(q))
-        qtab.take(bq[a:a + step], axis=0, out=q)
-        V.take(brow[a:a + step], axis=0, out=v)
-        V[brow[a:a + step]] = np.maximum(q, v, out=q)
-    if turn.keep:
+            bq[row] = turn.qrow[(key, bonus)] + vk.bonus
+    return which, rows, empty, orow, bq
+
+
+def _links(turn: Turn, place: dict) -> list:
+    """Per Encounter batch: (Encounter table rows, the batch rows they are)."""
+    out = []
+    for b in range(len(turn.encs)):
+        dst, src = [], []
+        for key, (every, kb, off, wait) in turn.wkeys.items():
+            if kb == b:
+                dst.append(np.arange(place[key], place[key] + len(every) + 1))
+                src.append(np.r_[off:off + len(every), wait])
+        cat = (lambda a: np.concatenate(a).astype(np.intp)) if dst else (
+            lambda a: np.zeros(0, dtype=np.intp))
+        out.append((cat(dst), cat(src)))
+    return out
+
+
+def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tuple:
+    """Turn ``turn``'s reachable SM bands from its start rows' (``vband``) and the
+    Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
+    start band)``."""
+    place, n, w_index = turn.encounter_places(recursion)
+    q = _q_layout(recursion, turn, w_index)
+    nq, _, kind, src, rest_off = q
+    cand = which, rows, _, orow, bq = _candidates(turn, place)
+    W = Band(n + len(turn.extra))
+    for key, lo, hi in wroots:  # after any Action's flags, and after Wait
+        first = w_index(turn.w_row(recursion, key, NO_FLAGS))
+        r = np.arange(first, first + len(turn.wkeys[key][0]) + 1)
+        W.grow(r, np.full(len(r), lo), np.full(len(r), hi))
+    Q = Band(nq + len(rest_off))
+    O = Band(len(turn.ocands))
+    m = np.arange(len(turn.vrows))
+    O.grow_from(orow, vband, m)
+    has = bq >= 0
+    Q.grow_from(bq[has], vband, m[has])
+    for w, band in ((0, W), (1, Q)):
+        o, k = np.nonzero(which == w)
+        band.grow_from(rows[o, k], O, o)
+    # an Action's value: its rows' values at its SM values (every Luck: the re-roll too)
+    A = Band(turn.act.n)
+    for k, band in ((1, A), (2, W)):
+        qq, j = np.nonzero(kind == k)
+        band.grow_from(src[qq, j], Q, qq)
+    A.grow_from(rest_off, Q, nq + np.arange(len(rest_off)))
+    cact = CompactBatch(turn.act)
+    turn.act.clear()  # the arrays are all the backward pass reads
+    cact.reach(A, W)
+    links = _links(turn, place)
+    N = Band(len(nxt.vrows) if nxt else 1)
+    bands = {"v": vband.state(), "o": O.state(), "q": Q.state(), "act": A.state(),
+             "w": W.state()}
+    cencs = []
+    for b, batch in enumerate(turn.encs):
+        E = Band(batch.n)
+        dst, srows = links[b]
+        E.grow_from(srows, W, dst)
+        cenc = CompactBatch(batch)
+        batch.clear()
+        cenc.reach(E, N)
+        bands[f"enc{b}"] = E.state()
+        cencs.append(cenc)
+    turn.release()
+    return _Plan(turn, n, place, q, cand, links, bands, (cact, cencs)), N
+
+
+def _band(plan: _Plan, name: str) -> Band:
+    return Band.of(plan.bands[name])
+
+
+def _put(store: dict, k, value, known: bool) -> None:
+    """``store[k] = value`` (an array or a tuple of arrays), keeping the cells of an
+    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell (``known``)."""
+    if not known:
+        return
+    old = store.get(k)
+    store[k] = value if old is None else merged(old, value)
+
+
+def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarray:
+    """Action value rows ``i`` at SM ``sm`` (one per slot, every Luck) with the Luck re-roll
+    choice: keeping the roll is sum p_o v_o; with Luck 1 or more the best of keeping each
+    outcome or rolling again (sum p_o v_o at one Luck less). ``both``: the Action rows'
+    values, then the Encounter table's, then a row of zeros (``kind`` 1, 2, 0)."""
+    k, s = kind[i], src[i] * S + sm[:, None]
+    at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
+                  np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
+    V = both[at]  # (slots, outcomes, L)
+    P = ptab[pids[i], sm[:, None]][:, :, None]
+    keep = (P * V).sum(axis=1)
+    again = np.zeros_like(keep)
+    again[:, 1:] = (P * V[:, :, :-1]).sum(axis=1)  # Luck l re-rolls at Luck l - 1
+    best = (P * np.maximum(V, again[:, None, :])).sum(axis=1)
+    return np.where(CAN_SPEND[:L], best, keep)
+
+
+def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
+    """Turn ``plan.turn``'s values from next turn's (``(Band, values)`` of its start
+    table, None after turn 12); returns this turn's. Fills the memo if ``keep``."""
+    turn, t, memo = plan.turn, plan.turn.t, recursion.memo
+    nband, nvals = nxt_v if nxt_v is not None else zero_table()
+    npos = nband.pos()
+    cact, cencs = plan.batches
+    # the Encounter table
+    W = _band(plan, "w")
+    wvals = np.zeros((W.n, L))
+    for b, cenc in enumerate(cencs):
+        E = _band(plan, f"enc{b}")
+        ev = cenc.run(E, nvals, npos)
+        dst, srows = plan.links[b]
+        i, p = W.expand(dst)
+        wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+    for (key, flags), j in turn.extra.ids.items():
+        a, b = W.start[plan.n + j], W.start[plan.n + j + 1]
+        if b > a:
+            v = recursion.fallback.encounter(t, key, False, (flags,))[0]
+            wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
+    if keep:
+        wtab = W.dense(wvals)
+        some = W.lo <= W.hi
+        for key, (every, _, _, _) in turn.wkeys.items():
+            p, x = plan.place[key], len(every)
+            _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]),
+                 some[p:p + x + 1].any())
+    wpos = W.pos()
+    # the Action rows, then every Action's value with the Luck re-roll choice
+    A = _band(plan, "act")
+    av = cact.run(A, wvals, wpos)
+    apos = A.pos()
+    nq, pids, kind, src, rest_off = plan.q
+    Q = _band(plan, "q")
+    qvals = np.zeros((Q.n, L))
+    # the outcomes' values read from one table: the Action rows, the Encounter table, zero
+    both = np.concatenate([av, wvals, np.zeros((1, L))])
+    ptab = turn.shared.prob_table()[:, ::L]
+    i, p = Q.expand(np.arange(nq))
+    for a in range(0, len(p), Q_SLOTS):
+        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, kind, src, both,
+                       apos, wpos, len(av))
+        qvals[p[a:a + Q_SLOTS]] = qv
+    i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
+    qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
+    if keep:
+        qtab = Q.dense(qvals)
+        for (key, a), q0 in turn.qrow.items():
+            spec = turn.acts[(key, a)]
+            n = 1 if type(spec) is int or "bonus" not in spec.outcomes else spec.n_bonus
+            _put(memo.action, (t, key, a), qtab[q0] if n == 1 else qtab[q0:q0 + n],
+                 (Q.lo[q0:q0 + n] <= Q.hi[q0:q0 + n]).any())
+    qpos = Q.pos()
+    # the best legal Action: the best other than the bonus's, then the bonus's Action
+    which, rows, empty, orow, bq = plan.cand
+    O = _band(plan, "o")
+    i, p = O.expand(np.arange(len(turn.ocands)))
+    sm = O.sm[p]
+    ov = np.full((O.n, L), -np.inf)
+    for k in range(which.shape[1]):
+        at_w, r = which[i, k] == 0, rows[i, k] * S + sm
+        v = np.empty((len(p), L))
+        v[at_w] = wvals[wpos[r[at_w]]]
+        v[~at_w] = qvals[qpos[r[~at_w]]]
+        np.maximum(ov, v, out=ov)
+    ov[empty[i]] = 0.0
+    opos = O.pos()
+    V = _band(plan, "v")
+    i, p = V.expand(np.arange(len(turn.vrows)))
+    sm = V.sm[p]
+    vv = ov[opos[orow[i] * S + sm]]
+    b = bq[i] >= 0
+    vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
+    if keep:
+        vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():
-            recursion.memo.start[(t, vk)] = V[row]
-    return V
+            _put(memo.start, (t, vk), vtab[row], V.lo[row] <= V.hi[row])
+    return V, vv

@@ -1,0 +1,212 @@
+"""A laid-out ``batch.Batch`` on its reachable SM bands only (``cells.Band``): which SM
+values of its rows and of its source table the wanted ones need (``reach``), and their
+values (``run``) as compact (slots, L) arrays, with the arithmetic of ``Batch.run``.
+
+Rows are (instance or decision node, flag label); a decision node's SM values are those
+its parents want (where the parent's weight on it is not 0), its options' or fight
+terminals' those of the node; a leaf *term* (out row, source row, move, weight) at SM x
+reads the source row at the SM its move leads to (every Luck at once, through the move's
+Luck map), and is skipped where its weight over SM is 0. Leaves are summed with
+``np.bincount``, fights solved (``combat.solve_columns``) on the reachable slots only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from deduce.models.detective_story import combat as C
+from deduce.models.detective_story.dp.batch import Batch
+from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_moves
+from deduce.models.detective_story.dp.grid import L, S
+
+#: (term, slot) pairs handled at once
+PAIRS = 1 << 15
+#: fight slots per ``combat.solve_columns`` call
+FIGHT_SLOTS = 1 << 11
+
+
+def _spans(offs: list, xs: list) -> np.ndarray:
+    """``offs[i] .. offs[i] + xs[i] - 1`` for every i, concatenated."""
+    offs, xs = np.asarray(offs, dtype=np.intp), np.asarray(xs, dtype=np.intp)
+    starts = np.cumsum(xs) - xs
+    return np.arange(int(xs.sum()), dtype=np.intp) + np.repeat(offs - starts, xs)
+
+
+def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
+    """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, L) arrays)."""
+    if len(p):
+        lo, hi = int(p.min()), int(p.max()) + 1
+        idx = ((p - lo)[:, None] * L + np.arange(L)).ravel()
+        out[lo:hi] += np.bincount(idx, vals.ravel(), minlength=(hi - lo) * L).reshape(-1, L)
+
+
+def _chunks(band: Band, rows: np.ndarray):
+    """``band.expand(rows)`` a few rows at a time (about ``PAIRS`` slots each), the row
+    indices counted from the start of ``rows``."""
+    csum = np.cumsum(band.count(rows))
+    if not len(csum) or not csum[-1]:
+        return
+    cuts = np.searchsorted(csum, np.arange(PAIRS, csum[-1], PAIRS), side="right")
+    bounds = np.unique(np.r_[0, cuts, len(rows)])
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        i, p = band.expand(rows[a:b])
+        yield i + a, p
+
+
+class CompactBatch:
+    """``batch`` (fully laid out) as arrays over its rows; ``n`` its rows."""
+
+    def __init__(self, batch: Batch):
+        shared = batch.shared
+        self.n = batch.n
+        self.move_sm, self.move_luck = sm_of_moves(shared.moves.table)
+        self.luck_kept = (self.move_luck == np.arange(L)).all(axis=1)  # per move id
+        terms = batch.leaf_terms()
+        order = np.argsort(terms[0], kind="stable")  # by out row: a chunk adds to a window
+        self.terms = tuple(a[order] for a in terms)
+        wv = shared.weight_table()[:, ::L]  # after the terms: they register their weights
+        self.wv = wv
+        self.wnext, self.wprev = nonzero_bounds(wv)
+        # constants: scalar (rows, values), and arrays over (SM, Luck) (rows, ids)
+        so, sx, sv, vo, vx, vi, ctab, seen = [], [], [], [], [], [], [], {}
+        for off, x, lump, _ in batch.insts:
+            c = lump.const
+            if isinstance(c, np.ndarray):
+                i = seen.get(id(c))
+                if i is None:
+                    i = seen[id(c)] = len(ctab)
+                    ctab.append(c.reshape(S, L))
+                vo.append(off), vx.append(x), vi.append(i)
+            elif c:
+                so.append(off), sx.append(x), sv.append(float(c))
+        self.const_s = (_spans(so, sx), np.repeat(np.array(sv, dtype=float), sx))
+        self.const_v = (_spans(vo, vx), np.repeat(np.array(vi, dtype=np.intp), vx),
+                        np.array(ctab) if ctab else np.zeros((0, S, L)))
+        # decision nodes level by level
+        self.top = max(batch.levels.values(), default=0)
+        nw = [np.ones(S)]  # node weights over SM; row 0: a scalar weight
+        self.node_edges: dict = {}  # level -> (parent rows, child rows, scalar, weight row)
+        for level, parents in batch.parents.items():
+            po, co, xs, ws, wr = [], [], [], [], []
+            for off in parents:
+                for x, src, w in batch.nodes[off]:
+                    po.append(off), co.append(src), xs.append(x)
+                    if isinstance(w, np.ndarray):
+                        ws.append(1.0), wr.append(len(nw))
+                        nw.append(w[::L])
+                    else:
+                        ws.append(float(w)), wr.append(0)
+            self.node_edges[level] = (_spans(po, xs), _spans(co, xs),
+                                      np.repeat(np.array(ws, dtype=float), xs),
+                                      np.repeat(np.array(wr, dtype=np.intp), xs))
+        self.nw = np.array(nw)
+        self.nnext, self.nprev = nonzero_bounds(self.nw)
+        self.max_edges: dict = {}  # level -> [(node rows, k-th option rows), ...]
+        for level, items in batch.maxes.items():
+            width = max(len(subs) for _, _, subs in items)
+            per_k = []
+            for k in range(width):
+                sel = [(off, x, subs[k]) for off, x, subs in items if k < len(subs)]
+                xs = [x for _, x, _ in sel]
+                per_k.append((_spans([o for o, _, _ in sel], xs),
+                              _spans([s for _, _, s in sel], xs)))
+            self.max_edges[level] = per_k
+        self.fight_edges: dict = {}  # level -> [(setup, terminals, node rows, [sub rows])]
+        for (level, setup), items in batch.fights.items():
+            terms = list(items[0][2])
+            xs = [x for _, x, _ in items]
+            nr = _spans([off for off, _, _ in items], xs)
+            subs = [_spans([s[t] for _, _, s in items], xs) for t in terms]
+            self.fight_edges.setdefault(level, []).append((setup, terms, nr, subs))
+
+    # -- which SM values
+    def reach(self, band: Band, src: Band) -> None:
+        """Widen ``band`` (this batch's rows: the SM wanted of each) with what its decision
+        nodes and their options need, then ``src`` (the source table's rows) with what the
+        leaves read."""
+        for level in range(self.top, -1, -1):
+            for _, _, nr, subs in self.fight_edges.get(level, ()):
+                for s in subs:
+                    band.grow_from(s, band, nr)
+            for nr, orr in self.max_edges.get(level, ()):
+                band.grow_from(orr, band, nr)
+            if level and level in self.node_edges:
+                pr, cr, ws, wr = self.node_edges[level]
+                self._grow_weighted(band, cr, band.lo[pr], band.hi[pr], ws, wr, self.nnext,
+                                    self.nprev)
+        rows, srcs, moves, wts, vec = self.terms
+        lo, hi = band.lo[rows], band.hi[rows]
+        ok = (lo <= hi) & (wts != 0)
+        lo, hi, vec, moves, srcs = lo[ok], hi[ok], vec[ok], moves[ok], srcs[ok]
+        lo, hi = self.wnext[vec, lo], self.wprev[vec, np.maximum(hi, 0)]
+        ok = lo <= hi
+        src.grow(srcs[ok], self.move_sm[moves[ok], lo[ok]], self.move_sm[moves[ok], hi[ok]])
+
+    @staticmethod
+    def _grow_weighted(band, rows, lo, hi, ws, wr, nxt, prv) -> None:
+        ok = (lo <= hi) & (ws != 0)
+        rows, lo, hi, wr = rows[ok], lo[ok], hi[ok], wr[ok]
+        band.grow(rows, nxt[wr, lo], prv[wr, hi])
+
+    # -- their values
+    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray) -> np.ndarray:
+        """The values (slots, L) of ``band`` (this batch's laid-out band, ``reach``), from
+        the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
+        source)."""
+        out = np.zeros((band.n, L))
+        rows, srcs, moves, wts, vec = self.terms
+        if len(rows):
+            for i, p in _chunks(band, rows):
+                sm = band.sm[p]
+                w = wts[i] * self.wv[vec[i], sm]
+                nz = w != 0
+                if not nz.all():
+                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
+                m = moves[i]
+                vals = src.take(src_pos[srcs[i] * S + self.move_sm[m, sm]], axis=0)
+                moved = ~self.luck_kept[m]
+                if moved.any():  # the Luck a move changes: each slot's Luck map
+                    vals[moved] = np.take_along_axis(vals[moved], self.move_luck[m[moved]],
+                                                     axis=1)
+                vals *= w[:, None]
+                add_rows(out, p, vals)
+        srow, sval = self.const_s
+        if len(srow):
+            i, p = band.expand(srow)
+            out[p] += sval[i][:, None]
+        vrow, vid, ctab = self.const_v
+        if len(vrow):
+            i, p = band.expand(vrow)
+            out[p] += ctab[vid[i], band.sm[p]]
+        pos = band.pos()
+        for level in range(self.top + 1):
+            if level and level in self.node_edges:
+                pr, cr, ws, wr = self.node_edges[level]
+                for i, p in _chunks(band, pr):  # the nodes are of lower levels
+                    sm = band.sm[p]
+                    w = ws[i] * self.nw[wr[i], sm]
+                    nz = w != 0
+                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
+                    add_rows(out, p, w[:, None] * out[pos[cr[i] * S + sm]])
+            for k, (nr, orr) in enumerate(self.max_edges.get(level, ())):
+                i, p = band.expand(nr)
+                v = out[pos[orr[i] * S + band.sm[p]]]
+                out[p] = v if k == 0 else np.maximum(out[p], v)
+            for setup, terms, nr, subs in self.fight_edges.get(level, ()):
+                i, p = band.expand(nr)
+                sm = band.sm[p]
+                for a in range(0, len(p), FIGHT_SLOTS):
+                    sl = slice(a, a + FIGHT_SLOTS)
+                    vt = np.stack([out[pos[s[i[sl]] * S + sm[sl]]] for s in subs])
+                    k = vt.shape[1]
+                    out[p[sl]] = C.solve_columns(setup, terms, vt.reshape(len(subs), k * L),
+                                                 np).reshape(k, L)
+        return out
+
+
+def zero_table() -> tuple:
+    """``(band, values)`` of one row of zeros over every SM and Luck."""
+    band = Band(1)
+    band.grow_all(np.zeros(1, dtype=np.intp))
+    band.lay_out()
+    return band, np.zeros((S, L))
