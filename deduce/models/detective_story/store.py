@@ -28,7 +28,6 @@ Contract:
 from __future__ import annotations
 
 import hashlib
-import math
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -406,28 +405,9 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
 
 
 def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
-    """Whether ``solver``'s memo holds the value at ``case`` (a finite cell where the
-    solver's ``prepare`` looks), so nothing needs solving for it."""
-    from deduce.models.detective_story.dp.grid import at
-    from deduce.models.detective_story.dp.modes import flags_of, with_flags
-
-    if case.over:
-        return True
-    memo, key = solver.memo, solver.modes.key(case)
-    if phase == "encounter":
-        both = memo.encounter_all.get((case.turn, key))
-        if both is None:
-            return False
-        labels, wait = both
-        every = solver.recursion.flag_labels(case.turn, key)
-        flags = flags_of(case)
-        arr = wait[0] if waited else labels[every.index(flags) if flags in every else 0]
-    else:
-        mode = solver.recursion.start_mode(with_flags(key, flags_of(case)))
-        arr = memo.start.get((case.turn, mode))
-        if arr is None:
-            return False
-    return math.isfinite(at(arr, case.sm, case.luck))
+    """Whether ``solver``'s memo holds the value at ``case`` (``Solver.knows``), so
+    nothing needs solving for it."""
+    return solver.knows(case, encounter=phase == "encounter", waited=waited)
 
 
 def prepare(solver, case, phase: str = "action", waited: bool = False,
@@ -448,7 +428,8 @@ def prepare(solver, case, phase: str = "action", waited: bool = False,
             solver.progress("reading the solved case from the cache")
         if load(solver) and covered(solver, case, phase, waited):
             return CACHED
-    solver.prepare(case, encounter=phase == "encounter", whole=whole or use_cache)
+    solver.prepare(case, encounter=phase == "encounter", whole=whole or use_cache,
+                   waited=waited)
     if use_cache:
         save(solver)
     return SOLVED

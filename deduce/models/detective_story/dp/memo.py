@@ -14,23 +14,18 @@ what keeps a solved case on disk:
   NaN, which every reader of the solver takes as "not known" (``Recursion.start_value``
   and the like): such a cell is valued by the plain recursion, and ``Solver.prepare``
   sweeps again from a case whose own cell is not known;
-- ``export()`` gives every finite-holding entry of ``start``, ``action`` and
-  ``encounter_all`` as ``(keys, arrays)``; ``load(keys, arrays)`` puts them back into the
-  memo of a fresh solver of the same case context (before any query; cells already known
-  are kept), after which ``value``, ``q_values``, ``after_action`` and ``at`` answer as
-  the solver that swept, without sweeping, for every case the sweep reached. Keys hold
-  ``Case`` and ``Flags`` tuples (the caller serialises them); only a solver whose sweep is
-  partial (``advice.Solver``) may be loaded: the plain recursion reads whole arrays.
+- ``store`` (the solved-case cache) packs the finite cells of ``start``, ``action`` and
+  ``encounter_all`` and puts them back into the memo of a fresh solver of the same case
+  context (before any query; cells already known are kept), after which ``value``,
+  ``q_values``, ``after_action`` and ``at`` answer as the solver that swept, without
+  sweeping, for every case the sweep reached. Only a solver whose sweep is partial
+  (``advice.Solver``) may be filled so: the plain recursion reads whole arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from deduce.models.detective_story.dp.grid import SL
-
-#: the stores ``Memo.export`` and ``Memo.load`` carry
-EXPORTED = ("start", "action", "encounter_all")
 
 #: ``Memo.start_rows`` keeps the latest this many entries
 RECENT_ROWS = 1024
@@ -71,34 +66,6 @@ class Memo:
         start, action and Encounter phase entries."""
         return len(self.start) + len(self.encounter) + len(self.encounter_all) + len(self.action)
 
-    def export(self) -> tuple[list, list]:
-        """``(keys, arrays)``: per entry of the ``EXPORTED`` stores ``(store, memo key)``
-        and its float64 array (an ``encounter_all`` entry as one array, its labels' rows
-        then the row after Wait); entries with no finite cell are left out."""
-        keys, arrays = [], []
-        for store in EXPORTED:
-            for k, v in getattr(self, store).items():
-                a = np.vstack(v) if store == "encounter_all" else v
-                if np.isfinite(a).any():
-                    keys.append((store, k))
-                    arrays.append(np.asarray(a, dtype=np.float64))
-        return keys, arrays
-
-    def load(self, keys, arrays) -> None:
-        """Put back what ``export`` gave (see the module docstring): NaN cells stay not
-        known, cells this memo already knows are kept. A store not in ``EXPORTED`` or an
-        array of the wrong shape is a ValueError."""
-        for (store, k), a in zip(keys, arrays):
-            if store not in EXPORTED:
-                raise ValueError(f"not an exported store: {store!r}")
-            a = np.asarray(a, dtype=np.float64)
-            if a.shape[-1:] != (SL,) or a.ndim > 2 or (store == "start" and a.ndim != 1) or (
-                    store == "encounter_all" and (a.ndim != 2 or len(a) < 2)):
-                raise ValueError(f"{store} entry of shape {a.shape}")
-            value = (a[:-1], a[-1:]) if store == "encounter_all" else a
-            target = getattr(self, store)
-            old = target.get(k)
-            target[k] = value if old is None else merged(old, value)
 
 
 def merged(old, value):

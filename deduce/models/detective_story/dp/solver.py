@@ -83,6 +83,12 @@ class Solver:
             if not whole:
                 self._partial.append(roots)
 
+    def knows(self, case: Case, encounter: bool = False, waited: bool = False) -> bool:
+        """Whether the memo already holds the value at ``case`` (at the start of its turn,
+        or after its Action if ``encounter``, after Wait if ``waited``), so ``prepare``
+        has nothing to solve for it (an over case: always)."""
+        return case.over or self._known(case, self.modes.key(case), encounter, waited)
+
     def _known(self, case: Case, key: Case, encounter: bool, waited: bool) -> bool:
         r = self.recursion
         if not r.partial:
