@@ -428,20 +428,21 @@ DRAW = Draw()
 #: every Take action, made once (``legal_actions`` lists them without allocating)
 _TAKES = {(cell, prop): Take(cell, prop) for cell in CELLS for prop in (None, *CELLS)
           if prop != cell}
-#: per board (the cells of one suit): the Takes of its exact and of its propped
-#: placements (``patterns.take_cells``; the same for every suit); cleared when it holds
+#: per board (the cells of one suit): the Takes of its exact placements, and those then
+#: the Takes of its propped ones (``patterns.take_cells``; the same for every suit), so
+#: ``[propped_ok]`` picks what a player may take; cleared when it holds
 #: ``patterns.SUIT_CACHE``
 _BOARD_TAKES: dict[int, tuple[tuple[Take, ...], tuple[Take, ...]]] = {}
 
 
 def _board_takes(board: int) -> tuple[tuple[Take, ...], tuple[Take, ...]]:
     """The Takes of ``patterns.take_keys(board)`` (a cell holds one suit, so no two
-    suits share a Take); remembered."""
+    suits share a Take): ``(exact, exact + propped)``; remembered."""
     cells, pairs = take_keys(board)
     if len(_BOARD_TAKES) >= SUIT_CACHE:
         _BOARD_TAKES.clear()
-    found = _BOARD_TAKES[board] = (tuple(map(_CELL_TAKES.__getitem__, cells)),
-                                   tuple(map(_PAIR_TAKES.__getitem__, pairs)))
+    exact = tuple(map(_CELL_TAKES.__getitem__, cells))
+    found = _BOARD_TAKES[board] = (exact, exact + tuple(map(_PAIR_TAKES.__getitem__, pairs)))
     return found
 
 
@@ -1005,6 +1006,7 @@ class State:
         frozen = pool[:]
         get = dues.get
         cost = costs.cost
+        new = _new_object
         while fine:
             low = fine & -fine
             fine ^= low
@@ -1014,7 +1016,11 @@ class State:
             if due is None:
                 due = dues[case] = discounted(cost[case], dues[None])
             affordable[case] = due
-            out.append(_listed_solve(case, due, frozen))
+            solve = new(Solve)  # ``_listed_solve``, inlined
+            fields = solve.__dict__
+            fields["case"] = case
+            fields["_pending"] = due, frozen
+            out.append(solve)
         return out
 
     def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -1049,14 +1055,11 @@ class State:
         """The Takes of the grid's placements (``patterns.placements`` order, each
         (cell, prop) once; propped ones only with a pool card): per suit, as remembered
         for its board (``_suit_takes``)."""
-        propped_ok = bool(self.pools[self.to_play])
+        propped_ok = 1 if self.pools[self.to_play] else 0
         out: list[Take] = []
         known = _BOARD_TAKES
         for board in self._boards or self._grid_boards():
-            found = known.get(board) or _board_takes(board)
-            out += found[0]
-            if propped_ok:
-                out += found[1]
+            out += (known.get(board) or _board_takes(board))[propped_ok]
         return out
 
     def _grid_boards(self) -> tuple[int, ...]:
