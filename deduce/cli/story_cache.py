@@ -54,13 +54,13 @@ def cache(clear: bool, as_json: bool) -> None:
             print_json({"folder": doc["folder"], "removed": removed})
         else:
             out.print(styled(f"Removed {removed} solved case{'' if removed == 1 else 's'} "
-                             f"from {esc(doc['folder'])}."))
+                             f"from {esc(doc['folder'])}."), soft_wrap=True)
         return
     if as_json:
         print_json(doc)
         return
     for line in cache_lines(doc):
-        out.print(line)
+        out.print(line, soft_wrap=True)  # a path is never split across lines
 
 
 def cache_lines(doc: dict) -> list:

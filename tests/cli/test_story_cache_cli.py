@@ -124,6 +124,7 @@ def test_story_cache_lists_and_clears(record, folder, log):
     (path.parent / "0000.npz").write_bytes(b"junk")  # an unreadable entry is listed too
     text = run("story", "cache").stdout
     assert "a001 The Lamplighter's Ledger" in text and "unreadable" in text
+    assert any(line.endswith(str(path)) for line in text.splitlines())  # never split
     assert "total: 2 cases" in text
     cleared = run("story", "cache", "--clear")
     assert cleared.exit_code == 0 and "Removed 2 solved cases" in cleared.stdout
