@@ -137,7 +137,8 @@ def test_unpack_refuses_inconsistent_arrays_and_puts_nothing(shipped):
               dict(good, atoms=np.frombuffer(b'[1, {"n": "Case", "a": [0, 0]}]',
                                              dtype=np.uint8)),
               dict(good, **{"encounter_all.parts": good["encounter_all.parts"][:-1]}),
-              dict(good, **{"start.keys": -good["start.keys"]})]
+              dict(good, **{"start.keys": -good["start.keys"]}),
+              dict(good, atoms=np.frombuffer(b"[" * 100_000 + b"]" * 100_000, dtype=np.uint8))]
     for arrays in broken:
         memo = Memo()
         with pytest.raises(ValueError):

@@ -188,7 +188,7 @@ def unpack(memo, arrays: dict) -> int:
         stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
     except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
         raise ValueError(f"not a packed memo ({exc})") from None
-    except (KeyError, IndexError, TypeError) as exc:
+    except (KeyError, IndexError, TypeError, RecursionError) as exc:  # nested too deep too
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
     for name, packed in stores.items():
         lazy = LazyStore(packed)
