@@ -18,8 +18,17 @@ def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
 
 
+@pytest.fixture
+def forget_solves():
+    """The whole fresh case solved in this process (2 GB) is let go after the test."""
+    from deduce.models.detective_story import advice
+
+    yield
+    advice.SOLVERS.clear()
+
+
 @pytest.mark.slow
-def test_advise_after_new_lies_in_optimal_selfplay_ci(tmp_path):
+def test_advise_after_new_lies_in_optimal_selfplay_ci(tmp_path, forget_solves):
     path = tmp_path / "case.json"
     assert run("story", "new", "--adventure", "a001", "--seed", 11, path).exit_code == 0
     advice = json.loads(run("story", "advise", path, "--json").output)
