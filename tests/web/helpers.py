@@ -110,3 +110,16 @@ def check_any_form_is_answered(page, session, names: list[str], values) -> None:
         page.render(served, "", None)
 
     check()
+
+
+def on_disk(folder, name="g.json") -> dict:
+    """The record ``name`` in ``folder`` as saved."""
+    return json.loads((folder / name).read_text(encoding="utf-8"))
+
+
+def referee(session_class, tmp_path, name="g.json", **setup):
+    """The terminal's table session (``session_class.open``) on a record of its own in
+    ``tmp_path/referee``, with ``setup``: the page's entries are checked against it."""
+    ref = tmp_path / "referee"
+    ref.mkdir(exist_ok=True)
+    return session_class.open(ref / name, **setup)

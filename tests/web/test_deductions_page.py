@@ -20,7 +20,8 @@ from deduce.models.deductions.position import cell_name, line_name
 from deduce.models.deductions.table import TableSession
 from deduce.web.deductions import CELLS, LINES
 from deduce.web.tables import record_version
-from tests.web.helpers import check_any_form_is_answered, client, post_act, served_folder
+from tests.web import helpers
+from tests.web.helpers import check_any_form_is_answered, client, on_disk, post_act, served_folder
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "Ann\x1b[2J&amp;"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -38,15 +39,10 @@ def dealt_fields(name="g", seed=7, players=NAMES, me=0) -> dict:
             "player": list(players) + [""] * (4 - len(players)), "me": str(me)}
 
 
-def on_disk(folder, name="g.json") -> dict:
-    return json.loads((folder / name).read_text(encoding="utf-8"))
-
 
 def referee(tmp_path, name="g.json", **setup) -> TableSession:
     """The terminal's session on a record of its own, the same setup."""
-    ref = tmp_path / "referee"
-    ref.mkdir(exist_ok=True)
-    return TableSession.open(ref / name, **setup)
+    return helpers.referee(TableSession, tmp_path, name, **setup)
 
 
 def case_index(session, case: str) -> str:

@@ -20,7 +20,8 @@ from deduce.models.irregulars.position import BOARDS
 from deduce.models.irregulars.table import TableSession
 from deduce.web.irregulars import player_word
 from deduce.web.tables import record_version
-from tests.web.helpers import check_any_form_is_answered, post_act, served_folder
+from tests.web import helpers
+from tests.web.helpers import check_any_form_is_answered, on_disk, post_act, served_folder
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "Ann\x1b[2J&amp;"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -41,14 +42,10 @@ def dealt_fields(name="g", seed=7, players=NAMES, me=0, mode="0") -> dict:
             "player": list(players) + [""] * (5 - len(players)), "me": str(me)}
 
 
-def on_disk(folder, name="g.json") -> dict:
-    return json.loads((folder / name).read_text(encoding="utf-8"))
-
 
 def referee(tmp_path, name="g.json", **setup) -> TableSession:
-    ref = tmp_path / "referee"
-    ref.mkdir(exist_ok=True)
-    return TableSession.open(ref / name, **setup)
+    """The terminal's session on a record of its own, the same setup."""
+    return helpers.referee(TableSession, tmp_path, name, **setup)
 
 
 def same_record(folder, ref) -> bool:
