@@ -313,10 +313,10 @@ def test_optimal_selfplay_from_a_record_solves_once_for_every_worker(shipped, tm
 
 @pytest.mark.slow
 def test_a_case_solved_once_is_read_back_for_any_later_state(shipped, log):
-    """A case whose Villain is not known yet (turn 8: what a fresh case solves, seven
+    """A case whose Villain is not known yet (turn 9: what a fresh case solves, eight
     turns fewer), solved once: its entry answers the advice exactly, and a later state of
     the case is read from it, not solved."""
-    cf = fresh(shipped, "a001", seed=1, turn=8)
+    cf = fresh(shipped, "a001", seed=1, turn=9)
     solver = A.Solver(cf.ctx)
     assert store.prepare(solver, cf.case) == store.SOLVED
     want = A.advise(cf.ctx, cf.case, solver=solver)
@@ -325,7 +325,7 @@ def test_a_case_solved_once_is_read_back_for_any_later_state(shipped, log):
     assert stores_equal(solver.memo, read.memo)
     got = A.advise(cf.ctx, cf.case, solver=read)
     assert (got.best, got.actions, got.p_win) == (want.best, want.actions, want.p_win)
-    later = load_case(shipped, {**cf.record, "turn": 10, "sm": 2, "luck": 3})
+    later = load_case(shipped, {**cf.record, "turn": 11, "sm": 2, "luck": 3})
     assert store.prepare(A.Solver(later.ctx), later.case) == store.CACHED
     assert solves(log) == 1
 
