@@ -16,8 +16,11 @@ from deduce.cli.common import reports_errors
               help="Port to listen on (0: any free port).")
 @click.option("--dir", "folder", type=click.Path(), default=".", show_default=True,
               help="Folder where records made from the page are saved.")
+@click.option("--no-cache", is_flag=True,
+              help="Detective Story: solve each case without reading or writing the "
+                   "solved-case cache (see `deduce story cache`).")
 @reports_errors
-def serve(records: tuple[str, ...], host: str, port: int, folder: str) -> None:
+def serve(records: tuple[str, ...], host: str, port: int, folder: str, no_cache: bool) -> None:
     """Serve live table pages: enter each turn by taps on a phone and see the game's
     views (Sherlock 13's clue sheet, criminal odds and best questions; the other games'
     table views). Records of every game: Sherlock 13, case notes, Detective Story,
@@ -40,7 +43,8 @@ def serve(records: tuple[str, ...], host: str, port: int, folder: str) -> None:
       deduce serve game.json
       deduce serve --dir games
       deduce serve --host 0.0.0.0 --port 8765 game.json
+      deduce serve case.json --no-cache
     """
     from deduce.web.serve import serve as run
 
-    run(list(records), host, port, folder, echo=click.echo)
+    run(list(records), host, port, folder, echo=click.echo, use_cache=not no_cache)

@@ -116,11 +116,15 @@ def _uvicorn_server(app):
 
 
 def serve(records: Sequence[str], host: str, port: int, folder: str,
-          echo: Callable[[str], None] = print) -> None:
-    """Serve ``records`` (and the new ones made in ``folder``) until interrupted."""
+          echo: Callable[[str], None] = print, use_cache: bool = True) -> None:
+    """Serve ``records`` (and the new ones made in ``folder``) until interrupted;
+    ``use_cache`` False: Detective Story solves neither read nor write the solved-case
+    cache."""
+    from deduce.web import story
     from deduce.web.app import make_app
     from deduce.web.tables import Tables
 
+    story.USE_CACHE = use_cache
     where = Path(folder)
     if not where.is_dir():
         raise InputError("not a folder (new records are made there)", where=f"--dir {folder}")

@@ -52,10 +52,13 @@ CAMPAIGN_DIR: str | None = None
 MAX_SEED = 2**63 - 1
 #: how long a view waits for a solve under way before showing "solving" (seconds)
 SOLVE_WAIT = 1.0
+#: whether a served case's solve reads and writes the solved-case cache (``deduce serve
+#: --no-cache`` sets it False for the server's process)
+USE_CACHE = True
 #: the log lines of the case shown (the last ones)
 LOG_LINES = 40
 
-__all__ = ["CAMPAIGN_DIR", "GAME", "StoryTable", "TITLE", "WebPort", "act", "answer_choices",
+__all__ = ["CAMPAIGN_DIR", "GAME", "USE_CACHE", "StoryTable", "TITLE", "WebPort", "act", "answer_choices",
            "create_record", "new_record_fields", "open_record", "render", "summary", "version"]
 
 
@@ -154,7 +157,7 @@ class StoryTable:
             solver = self.session.solver
             solver.progress = progress
             try:
-                self.session.prepare()
+                self.session.prepare(use_cache=USE_CACHE)
                 state = "solved"
             except SolveStopped:
                 state = "stopped"

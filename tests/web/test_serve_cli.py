@@ -211,3 +211,16 @@ def test_a_real_run_under_a_terminal_prints_the_address_and_stops_on_ctrl_c(tmp_
     assert child.exitstatus == 0, screen.getvalue()
     assert "Traceback" not in screen.getvalue()
     assert no_lock_left(tmp_path)
+
+
+@pytest.mark.parametrize("args, use_cache", [((), True), (("--no-cache",), False)])
+def test_no_cache_reaches_the_server(tmp_path, monkeypatch, args, use_cache):
+    import deduce.web.serve
+
+    got = {}
+    monkeypatch.setattr(deduce.web.serve, "serve",
+                        lambda records, host, port, folder, echo, use_cache: got.update(
+                            records=records, use_cache=use_cache))
+    result = run("--dir", str(tmp_path), *args)
+    assert result.exit_code == 0, result.output
+    assert got == {"records": [], "use_cache": use_cache}

@@ -254,6 +254,23 @@ def test_the_solve_runs_in_its_own_thread_and_stops_with_the_record(tmp_path, ti
     assert served.version != solving and not (tmp_path / ".fresh.json.lock").exists()
 
 
+@pytest.mark.parametrize("use_cache", [True, False])
+def test_the_served_solve_uses_the_cache_unless_told_not_to(tmp_path, tiny, monkeypatch,
+                                                            use_cache):
+    """``deduce serve --no-cache`` (``story.USE_CACHE``) reaches the session's solve."""
+    asked = []
+    monkeypatch.setattr(TableSession, "prepare",
+                        lambda self, use_cache=True: asked.append(use_cache) or "memory")
+    monkeypatch.setattr(story, "USE_CACHE", use_cache)
+    (tmp_path / "h.json").write_text(json.dumps(late_record(tiny)))
+    tables = Tables(tmp_path)
+    try:
+        assert tables.open(tmp_path / "h.json").session.wait_solved(60)
+    finally:
+        tables.close()
+    assert asked == [use_cache]
+
+
 def test_a_hostile_campaign_name_is_escaped(tmp_path):
     files = dict(TINY, **{"adventures.toml": TINY["adventures.toml"].replace(
         "The Test Case", HOSTILE.replace('"', "'"))})
@@ -419,7 +436,8 @@ def test_the_page_answers_while_the_case_is_being_solved(tmp_path, tiny, monkeyp
 
     gate = threading.Event()
     solve = TableSession.prepare
-    monkeypatch.setattr(TableSession, "prepare", lambda self: (gate.wait(30), solve(self)))
+    monkeypatch.setattr(TableSession, "prepare",
+                        lambda self, use_cache=True: (gate.wait(30), solve(self, use_cache)))
     monkeypatch.setattr(story, "SOLVE_WAIT", 0)
     (tmp_path / "late.json").write_text(json.dumps(late_record(tiny)))
     tables = Tables(tmp_path)
