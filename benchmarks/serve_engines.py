@@ -29,8 +29,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deduce.web.app import make_app  # noqa: E402
-from deduce.web.serve import Running, bind  # noqa: E402
+from deduce.web.serve import Running  # noqa: E402
 from deduce.web.tables import Tables  # noqa: E402
 
 FETCH = {"X-Deduce-Fetch": "1", "Content-Type": "application/x-www-form-urlencoded"}
@@ -83,9 +82,8 @@ def irregulars_script(folder: Path):
 def round_trips(new: dict, steps) -> tuple[list[float], list[float]]:
     folder = Path(tempfile.mkdtemp(prefix="deduce-bench-"))
     tables = Tables(folder)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = Running.start(make_app(tables, port=port), sock)
+    running = Running.local(tables)
+    port = running.port
     conn = http.client.HTTPConnection("127.0.0.1", port)
 
     def post(path: str, fields) -> tuple[int, bytes]:

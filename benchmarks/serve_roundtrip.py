@@ -40,8 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deduce.models.sherlock13.table import TableSession  # noqa: E402
 from deduce.puzzles import puzzle_path  # noqa: E402
-from deduce.web.app import make_app  # noqa: E402
-from deduce.web.serve import Running, bind  # noqa: E402
+from deduce.web.serve import Running  # noqa: E402
 from deduce.web.tables import Tables  # noqa: E402
 from tests.web.helpers import event_fields, setup_fields  # noqa: E402
 
@@ -67,9 +66,8 @@ def http_round_trips(record: dict, runs: int) -> tuple[list[float], list[float]]
     """Wall and CPU seconds of every entry's round trip over HTTP."""
     folder = Path(tempfile.mkdtemp(prefix="deduce-bench-"))
     tables = Tables(folder)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = Running.start(make_app(tables, port=port), sock)
+    running = Running.local(tables)
+    port = running.port
     conn = http.client.HTTPConnection("127.0.0.1", port)
 
     def post(path: str, fields) -> tuple[int, dict | None]:
@@ -140,26 +138,16 @@ def browser_round_trips(record: dict) -> list[float]:
     """Seconds from Enter's click to the updated view drawn, for each demo entry."""
     import shutil
 
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    from tests.web.test_browser import CHROMIUM, DRIVER, FLAGS, tap
+    from tests.web.test_browser import phone_browser, tap
 
     folder = Path(tempfile.mkdtemp(prefix="deduce-bench-"))
     tables = Tables(folder)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = Running.start(make_app(tables, port=port), sock)
-    profile = tempfile.mkdtemp(prefix="deduce-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS + [f"--user-data-dir={profile}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    running = Running.local(tables)
+    port = running.port
+    driver, profile = phone_browser()
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
         tables.create("sherlock13", "bench", _form(setup_fields(record, "bench")))
         driver.get(f"http://127.0.0.1:{port}/r/bench")
         times = []

@@ -31,7 +31,7 @@ from collections import Counter
 from deduce.core.errors import InputError
 from deduce.core.table_session import Reply
 from deduce.web import entry_pages
-from deduce.web.entry_pages import chosen, dealt_seed, entry_form, missing, quote, undo_form
+from deduce.web.entry_pages import chosen, dealt_seed, entry_form, quote, undo_form
 from deduce.models.deductions.cards import (
     ALLY_SUIT,
     CLUES,
@@ -44,7 +44,7 @@ from deduce.models.deductions.cards import (
 from deduce.models.deductions.payment import use_words
 from deduce.models.deductions.position import COLUMNS, MAX_PLAYERS, SIZE, cell_name, line_name
 from deduce.models.deductions.table import TableSession
-from deduce.web.forms import seated_players
+from deduce.web.forms import missing, seated_players
 from deduce.web.html import chips, fieldset, h, player_fields, select
 
 GAME = "deductions"

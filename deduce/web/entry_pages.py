@@ -1,8 +1,7 @@
 """What the pages of the engine-backed tables share (Deductions, Baker Street Irregulars:
 ``core.table_session.EntryTableSession``): each posted form is made into the terminal
 table's lines and handed to the session one by one (``act``), so refusals are the
-terminal's; the entry forms and the undo form; the new-record form's seed and its missing
-fields; and the version of a view, the entry waiting for what came included (it is in
+terminal's; the entry forms and the undo form; the new-record form's seed; and the version of a view, the entry waiting for what came included (it is in
 memory, not saved, so another tab's view of the record is stale meanwhile).
 """
 
@@ -14,12 +13,12 @@ from collections.abc import Callable
 from deduce.core.errors import InputError
 from deduce.core.numbers import whole_number
 from deduce.core.table_session import Reply
+from deduce.web.forms import NEW_RECORD
 from deduce.web.html import h
 from deduce.web.tables import record_version
 
 #: a seed typed on the page: 0 to this (as the table commands' ``--seed``)
 MAX_SEED = 2**63 - 1
-NEW_RECORD = "new record"
 
 
 def act(session, form, entry_lines: Callable) -> Reply:
@@ -50,12 +49,6 @@ def chosen(form, name: str, options, where: str, what: str) -> str:
     if value is None:
         raise InputError(f"choose {what}", where=f"{where}, field {name!r}")
     return value
-
-
-def missing(key: str, words: dict[str, str]) -> None:
-    """Refuse a new record whose setup field ``key`` was not given (``words``: what each
-    field asks for, in words)."""
-    raise InputError(f"choose {words.get(key, key)}", where=f"{NEW_RECORD}, field {key!r}")
 
 
 def dealt_seed(form) -> int:

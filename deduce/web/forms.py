@@ -16,6 +16,9 @@ from urllib.parse import parse_qsl
 
 from deduce.core.errors import InputError
 
+#: where a new record's setup fields are named in messages
+NEW_RECORD = "new record"
+
 #: the largest form body read, in bytes (a new record's form is well under 2 KB)
 MAX_FORM_BYTES = 64 * 1024
 #: the most fields a form may have
@@ -84,3 +87,8 @@ def seated_players(form: Form, most: int, where: str) -> tuple[list[str], str | 
             raise InputError(f"player {int(seat) + 1}'s name is blank", where=f"{where}, field 'me'")
     return [name for name in boxes if name], me
 
+
+def missing(key: str, words: dict[str, str]) -> None:
+    """Refuse a new record whose setup field ``key`` was not given (``words``: what each
+    field asks for, in words)."""
+    raise InputError(f"choose {words.get(key, key)}", where=f"{NEW_RECORD}, field {key!r}")

@@ -28,13 +28,13 @@ from deduce.core.errors import InputError
 from deduce.core.names import normalise
 from deduce.core.table_session import Reply
 from deduce.web import entry_pages
-from deduce.web.entry_pages import chosen, dealt_seed, entry_form, missing, quote, undo_form
+from deduce.web.entry_pages import chosen, dealt_seed, entry_form, quote, undo_form
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.cards import DECK_NUMERALS, load_cards
 from deduce.models.irregulars.position import BOARDS, HAND_SIZE, MAX_PLAYERS, MULTI, ROW, SOLO
 from deduce.models.irregulars.table import TableSession
 from deduce.models.irregulars.table_play import ORDER, TOLD_WORDS
-from deduce.web.forms import seated_players
+from deduce.web.forms import missing, seated_players
 from deduce.web.html import chips, fieldset, h, player_fields, select
 
 GAME = "irregulars"

@@ -23,6 +23,10 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+#: whether the pages' solves (Detective Story) read and write the solved-case cache
+#: (``deduce serve --no-cache`` sets it False for the server's process)
+USE_CACHE = True
+
 #: record "game" -> the module of its page
 GAME_PAGES: dict[str, str] = {"sherlock13": "deduce.web.s13",
                               "case-notes": "deduce.web.casenotes",

@@ -21,7 +21,8 @@ from deduce.models.sherlock13.cards import HAND_SIZE, ICONS, SUSPECT_ICONS, SUSP
 from deduce.models.sherlock13.record import MAX_COUNT, describe_event
 from deduce.models.sherlock13.rules import SIDES, VARIANTS
 from deduce.models.sherlock13.table import Reply, TableSession
-from deduce.web.html import chips, fieldset, h
+from deduce.web.forms import NEW_RECORD, missing, seated_players
+from deduce.web.html import chips, fieldset, h, player_fields
 from deduce.web.tables import record_version
 
 GAME = "sherlock13"
@@ -33,6 +34,9 @@ MAX_PLAYERS = max(HAND_SIZE)
 MAX_HAND = max(HAND_SIZE.values())
 #: the best questions shown
 TOP_QUESTIONS = 5
+#: what each setup field of a new record asks for, in words
+SETUP_WORDS = {"variant": "the variant", "players": "2, 3 or 4 player names",
+               "me": "which player you are", "hand": "your cards"}
 
 #: a suspect's name in the clue sheet's narrow first column (the full name is its title)
 SHORT = {"Sherlock Holmes": "Sherlock", "John H. Watson": "Watson", "James Moriarty": "Moriarty",
@@ -55,24 +59,11 @@ def create_record(path, form) -> TableSession:
     ``player`` boxes (blank ones left out), ``me`` (the index of a box) and ``card``
     choices (indices of ``SUSPECTS``, blank ones left out, in order), checked by the
     session's ``Setup`` one field at a time, as the terminal asks them."""
-    where = "new record"
-    boxes = [v.strip() for k, v in form.pairs if k == "player"][:MAX_PLAYERS]
-    players = [name for name in boxes if name]
-    me = None
-    seat = form.pick("me", [str(i) for i in range(len(boxes))], where)
-    if seat is not None:
-        me = boxes[int(seat)]
-        if not me:
-            raise InputError(f"player {int(seat) + 1}'s name is blank", where=f"{where}, field 'me'")
+    where = NEW_RECORD
+    players, me = seated_players(form, MAX_PLAYERS, where)
     setup = dict(variant=form.pick("variant", VARIANTS, where), players=players or None, me=me,
                  hand=form.pick_all("card", SUSPECTS, where) or None)
-
-    def missing(key: str, _setup) -> None:
-        what = {"variant": "the variant", "players": "2, 3 or 4 player names",
-                "me": "which player you are", "hand": "your cards"}[key]
-        raise InputError(f"choose {what}", where=f"{where}, field {key!r}")
-
-    return TableSession.open(path, **setup, ask=missing)
+    return TableSession.open(path, **setup, ask=lambda key, _setup: missing(key, SETUP_WORDS))
 
 
 def version(session: TableSession) -> str:
@@ -327,10 +318,6 @@ def event_list(rec) -> str:
 # ----------------------------------------------------------------------------- new record
 def new_record_fields() -> str:
     """The setup fields of a new Sherlock 13 record."""
-    boxes = "".join(f'<input type="text" name="player" maxlength="64" autocomplete="off" '
-                    f'placeholder="player {i + 1}{" (first)" * (i == 0)}" '
-                    f'aria-label="player {i + 1}" id="player-{i}">' for i in range(MAX_PLAYERS))
-    me = chips("me", [(str(i), f"player {i + 1}") for i in range(MAX_PLAYERS)])
     options = '<option value="">—</option>' + "".join(
         f'<option value="{c}">{h(s)}</option>' for c, s in enumerate(SUSPECTS))
     cards = "".join(f'<select name="card" id="card-{i}" aria-label="card {i + 1}">{options}</select>'
@@ -338,6 +325,5 @@ def new_record_fields() -> str:
     sizes = ", ".join(f"{size} with {n} players" for n, size in sorted(HAND_SIZE.items(), reverse=True))
     return (fieldset("Variant", chips("variant", [(str(i), v) for i, v in enumerate(VARIANTS)],
                                       checked=("0",)))
-            + fieldset("Players, in seating order", f'<div class="boxes">{boxes}</div>')
-            + fieldset("I am", me)
+            + player_fields(MAX_PLAYERS)
             + fieldset(f"My cards, first card first ({sizes})", f'<div class="boxes">{cards}</div>'))

@@ -90,17 +90,27 @@ def qr_text(url: str) -> str:
 
 @dataclass
 class Running:
-    """A server in a thread: ``Running.start(app, sock)``; ``stop()`` ends it."""
+    """A server in a thread: ``Running.start(app, sock)``, or ``Running.local(tables)`` on a
+    free loopback port (``port``); ``stop()`` ends it."""
 
     server: object
     thread: threading.Thread
+    port: int = 0
 
     @classmethod
     def start(cls, app, sock: socket.socket) -> "Running":
         server = _uvicorn_server(app)
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
-        return cls(server, thread)
+        return cls(server, thread, sock.getsockname()[1])
+
+    @classmethod
+    def local(cls, tables, token: str | None = None) -> "Running":
+        """``tables`` served at 127.0.0.1 on a free port (tests, benchmarks)."""
+        from deduce.web.app import make_app
+
+        sock = bind(LOCAL_HOST, 0)
+        return cls.start(make_app(tables, token=token, port=sock.getsockname()[1]), sock)
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -120,11 +130,11 @@ def serve(records: Sequence[str], host: str, port: int, folder: str,
     """Serve ``records`` (and the new ones made in ``folder``) until interrupted;
     ``use_cache`` False: Detective Story solves neither read nor write the solved-case
     cache."""
-    from deduce.web import story
+    from deduce.web import pages
     from deduce.web.app import make_app
     from deduce.web.tables import Tables
 
-    story.USE_CACHE = use_cache
+    pages.USE_CACHE = use_cache
     where = Path(folder)
     if not where.is_dir():
         raise InputError("not a folder (new records are made there)", where=f"--dir {folder}")

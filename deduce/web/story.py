@@ -41,6 +41,7 @@ from deduce.models.detective_story.data import load_campaign
 from deduce.models.detective_story.odds import state_report
 from deduce.models.detective_story.state import case_to_record, outcome_text
 from deduce.models.detective_story.table import EndOfInput, TableSession
+from deduce.web import pages
 from deduce.web.html import chips, fieldset, h
 from deduce.web.tables import record_version
 
@@ -52,13 +53,10 @@ CAMPAIGN_DIR: str | None = None
 MAX_SEED = 2**63 - 1
 #: how long a view waits for a solve under way before showing "solving" (seconds)
 SOLVE_WAIT = 1.0
-#: whether a served case's solve reads and writes the solved-case cache (``deduce serve
-#: --no-cache`` sets it False for the server's process)
-USE_CACHE = True
 #: the log lines of the case shown (the last ones)
 LOG_LINES = 40
 
-__all__ = ["CAMPAIGN_DIR", "GAME", "USE_CACHE", "StoryTable", "TITLE", "WebPort", "act", "answer_choices",
+__all__ = ["CAMPAIGN_DIR", "GAME", "StoryTable", "TITLE", "WebPort", "act", "answer_choices",
            "create_record", "new_record_fields", "open_record", "render", "summary", "version"]
 
 
@@ -157,7 +155,7 @@ class StoryTable:
             solver = self.session.solver
             solver.progress = progress
             try:
-                self.session.prepare(use_cache=USE_CACHE)
+                self.session.prepare(use_cache=pages.USE_CACHE)
                 state = "solved"
             except SolveStopped:
                 state = "stopped"

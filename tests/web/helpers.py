@@ -123,3 +123,18 @@ def referee(session_class, tmp_path, name="g.json", **setup):
     ref = tmp_path / "referee"
     ref.mkdir(exist_ok=True)
     return session_class.open(ref / name, **setup)
+
+
+def check_refused_as_the_terminal(c, slug: str, folder, ref, cases):
+    """Each ``(form, line)`` of ``cases``, posted to record ``slug`` in ``folder``, is
+    refused (422) with the message the terminal's session ``ref`` gives ``line``, and the
+    record on disk stays as it was; returns the last answer."""
+    answer = None
+    for form, line in cases:
+        before = (folder / f"{slug}.json").read_bytes()
+        expected = ref.handle(line)
+        answer = post_act(c, slug, form)
+        assert (answer.status_code, answer.json()["kind"]) == (422, "refused")
+        assert answer.json()["message"] == expected.message
+        assert (folder / f"{slug}.json").read_bytes() == before
+    return answer

@@ -38,21 +38,20 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def server(tmp_path):
-    from deduce.web.app import make_app
-    from deduce.web.serve import Running, bind
+    from deduce.web.serve import Running
     from deduce.web.tables import Tables
 
     tables = Tables(tmp_path)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = Running.start(make_app(tables, token=TOKEN, port=port), sock)
+    running = Running.local(tables, token=TOKEN)
+    port = running.port
     yield f"http://127.0.0.1:{port}", tmp_path
     running.stop()
     tables.close()
 
 
-@pytest.fixture
-def browser():
+def phone_browser():
+    """Headless Chromium (the system's) with a new profile and a phone's 360 x 800
+    viewport: ``(driver, profile folder)``; quit the driver and remove the folder after."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -62,8 +61,14 @@ def browser():
     for flag in FLAGS + [f"--user-data-dir={profile}"]:
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",  # a phone's viewport
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    return driver, profile
+
+
+@pytest.fixture
+def browser():
+    driver, profile = phone_browser()
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)

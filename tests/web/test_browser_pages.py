@@ -37,16 +37,14 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def server(tmp_path):
     """The real server on a free port with the access token; yields (url, folder, tables)."""
-    from deduce.web.app import make_app
-    from deduce.web.serve import Running, bind
+    from deduce.web.serve import Running
     from deduce.web.tables import Tables
 
     folder = tmp_path / "games"
     folder.mkdir()
     tables = Tables(folder)
-    sock = bind("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    running = Running.start(make_app(tables, token=TOKEN, port=port), sock)
+    running = Running.local(tables, token=TOKEN)
+    port = running.port
     yield f"http://127.0.0.1:{port}", folder, tables
     running.stop()
     tables.close()

@@ -21,7 +21,8 @@ from deduce.models.deductions.table import TableSession
 from deduce.web.deductions import CELLS, LINES
 from deduce.web.tables import record_version
 from tests.web import helpers
-from tests.web.helpers import check_any_form_is_answered, client, on_disk, post_act, served_folder
+from tests.web.helpers import (check_any_form_is_answered, check_refused_as_the_terminal,
+                               client, on_disk, post_act, served_folder)
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "Ann\x1b[2J&amp;"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -205,15 +206,10 @@ def test_undo_and_refusals_are_the_terminals(served, tmp_path):
     tables, c, folder = served
     c.post("/new", data=dealt_fields())
     with referee(tmp_path, seed=7, players=NAMES, me="Ann") as ref:
-        for form, line in [({"op": "take", "cell": 0}, "take a1"),  # before the draw
-                           ({"op": "solve", "case": 0}, "solve " + ref.position().cards.cards[0].id),
-                           ({"op": "undo"}, "undo")]:
-            before = (folder / "g.json").read_bytes()
-            expected = ref.handle(line)
-            answer = post_act(c, "g", form)
-            assert (answer.status_code, answer.json()["kind"]) == (422, "refused")
-            assert answer.json()["message"] == expected.message
-            assert (folder / "g.json").read_bytes() == before
+        answer = check_refused_as_the_terminal(c, "g", folder, ref, [
+            ({"op": "take", "cell": 0}, "take a1"),  # before the draw
+            ({"op": "solve", "case": 0}, "solve " + ref.position().cards.cards[0].id),
+            ({"op": "undo"}, "undo")])
         assert "nothing to undo" in answer.json()["message"]
         post_act(c, "g", {"op": "draw"})
         ref.handle("draw")

@@ -21,7 +21,8 @@ from deduce.models.irregulars.table import TableSession
 from deduce.web.irregulars import player_word
 from deduce.web.tables import record_version
 from tests.web import helpers
-from tests.web.helpers import check_any_form_is_answered, on_disk, post_act, served_folder
+from tests.web.helpers import (check_any_form_is_answered, check_refused_as_the_terminal,
+                               on_disk, post_act, served_folder)
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "Ann\x1b[2J&amp;"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -224,16 +225,11 @@ def test_refusals_are_the_terminals_and_change_nothing(served, tmp_path):
     tables, c, folder = served
     c.post("/new", data=dealt_fields())
     with referee(tmp_path, seed=7, players=NAMES, me="Ann") as ref:
-        for form, line in [({"op": "tail", "villain": 0}, f"tail {VILLAINS[0]}"),
-                           ({"op": "picks", "mine": EVIDENCE.index("E001")}, "pick E001"),
-                           ({"op": "take", "card": 3}, f"take {EVIDENCE[3]}"),
-                           ({"op": "undo"}, "undo")]:
-            before = (folder / "g.json").read_bytes()
-            expected = ref.handle(line)
-            answer = post_act(c, "g", form)
-            assert (answer.status_code, answer.json()["kind"]) == (422, "refused")
-            assert answer.json()["message"] == expected.message
-            assert (folder / "g.json").read_bytes() == before
+        check_refused_as_the_terminal(c, "g", folder, ref, [
+            ({"op": "tail", "villain": 0}, f"tail {VILLAINS[0]}"),
+            ({"op": "picks", "mine": EVIDENCE.index("E001")}, "pick E001"),
+            ({"op": "take", "card": 3}, f"take {EVIDENCE[3]}"),
+            ({"op": "undo"}, "undo")])
     for form, words in [({"op": "arrest"}, "choose the Villain arrested"),
                         ({"op": "picks"}, "choose a pick"),
                         ({"op": "picks", "reveal-1": "999"}, "field 'reveal-1': not one of"),

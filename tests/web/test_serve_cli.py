@@ -224,3 +224,14 @@ def test_no_cache_reaches_the_server(tmp_path, monkeypatch, args, use_cache):
     result = run("--dir", str(tmp_path), *args)
     assert result.exit_code == 0, result.output
     assert got == {"records": [], "use_cache": use_cache}
+
+
+def test_serve_sets_the_pages_cache_use_for_its_process(tmp_path, monkeypatch):
+    from deduce.core.errors import InputError
+    from deduce.web import pages
+    from deduce.web.serve import serve
+
+    monkeypatch.setattr(pages, "USE_CACHE", True)
+    with pytest.raises(InputError):  # a --dir that is not a folder: stops before serving
+        serve([], "127.0.0.1", 0, str(tmp_path / "none"), use_cache=False)
+    assert pages.USE_CACHE is False

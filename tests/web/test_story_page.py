@@ -25,7 +25,7 @@ from deduce.models.detective_story.campaign import new_record
 from deduce.models.detective_story.data import load_campaign
 from deduce.models.detective_story.odds import state_report
 from deduce.models.detective_story.table import TableSession
-from deduce.web import story
+from deduce.web import pages, story
 from deduce.web.story import answer_choices, d6_faces
 from deduce.web.tables import Tables
 from tests.detective_story.conftest import TINY, write_campaign
@@ -257,11 +257,11 @@ def test_the_solve_runs_in_its_own_thread_and_stops_with_the_record(tmp_path, ti
 @pytest.mark.parametrize("use_cache", [True, False])
 def test_the_served_solve_uses_the_cache_unless_told_not_to(tmp_path, tiny, monkeypatch,
                                                             use_cache):
-    """``deduce serve --no-cache`` (``story.USE_CACHE``) reaches the session's solve."""
+    """``deduce serve --no-cache`` (``pages.USE_CACHE``) reaches the session's solve."""
     asked = []
     monkeypatch.setattr(TableSession, "prepare",
                         lambda self, use_cache=True: asked.append(use_cache) or "memory")
-    monkeypatch.setattr(story, "USE_CACHE", use_cache)
+    monkeypatch.setattr(pages, "USE_CACHE", use_cache)
     (tmp_path / "h.json").write_text(json.dumps(late_record(tiny)))
     tables = Tables(tmp_path)
     try:
