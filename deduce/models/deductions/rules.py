@@ -1006,7 +1006,6 @@ class State:
         frozen = pool[:]
         get = dues.get
         cost = costs.cost
-        new = _new_object
         while fine:
             low = fine & -fine
             fine ^= low
@@ -1016,11 +1015,7 @@ class State:
             if due is None:
                 due = dues[case] = discounted(cost[case], dues[None])
             affordable[case] = due
-            solve = new(Solve)  # ``_listed_solve``, inlined
-            fields = solve.__dict__
-            fields["case"] = case
-            fields["_pending"] = due, frozen
-            out.append(solve)
+            out.append(_listed_solve(case, due, frozen))
         return out
 
     def _targets_dues(self, p: int) -> tuple[list[str], list[tuple[int, ...]]]:
