@@ -21,13 +21,20 @@ def modules(package: str) -> dict[str, Path]:
     return found
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the module at ``path`` (each file parsed once per test run:
+    the package's checks walk every module several times)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports(package: str) -> dict[str, list[tuple[str, str]]]:
     """For each module of ``package``: every ``(module, name)`` it imports from the
     ``deduce`` package (``name`` empty for a whole module), wherever the import stands."""
     out = {}
     for name, path in modules(package).items():
         found = []
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
                     and node.module.split(".")[0] == "deduce":
                 found += [(node.module, a.name) for a in node.names]
@@ -88,7 +95,7 @@ def private_imports(package: str) -> list[str]:
     found = [f"{name}: from {m} import {n}" for name, pairs in imports(package).items()
              for m, n in pairs if _private(n) and m != name]
     for name, path in modules(package).items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         aliases = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("deduce"):

@@ -20,14 +20,14 @@ def test_no_private_name_is_used_across_modules():
 def test_the_models_and_core_import_no_cli():
     import ast
 
-    from tests.imports import modules
+    from tests.imports import modules, parsed
 
     bad = []
     for package in ("deduce.models", "deduce.core"):
         bad += [f"{name}: {m}" for name, found in imports(package).items() for m, _ in found
                 if m.startswith("deduce.cli")]
         for name, path in modules(package).items():
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parsed(path)):
                 names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                          [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
                 bad += [f"{name}: {n}" for n in names if n.split(".")[0] in ("click", "rich")]

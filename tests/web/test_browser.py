@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -64,14 +63,6 @@ def phone_browser():
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True})
     return driver, profile
-
-
-@pytest.fixture
-def browser():
-    driver, profile = phone_browser()
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def tap(driver, ident: str) -> None:

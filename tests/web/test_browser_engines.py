@@ -14,7 +14,7 @@ import os
 import pytest
 
 from tests.web.test_browser import CHROMIUM, DRIVER, TOKEN, no_horizontal_scroll, press, tap
-from tests.web.test_browser import browser, server  # noqa: F401  (the fixtures)
+from tests.web.test_browser import server  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),

@@ -23,7 +23,6 @@ from tests.web.test_browser import (  # noqa: F401
     CHROMIUM,
     DRIVER,
     TOKEN,
-    browser,
     no_horizontal_scroll,
     press,
     tap,
