@@ -26,6 +26,7 @@ from deduce.models.deductions.payment import (
     payment_json,
     pool_counts,
     short_by,
+    spend_vector,
     use_pays,
     use_words,
 )
@@ -302,6 +303,33 @@ def test_discounted_due():
     assert list(discounted_due({"Knowledge": 1, "Statements": 1}, [])) == [
         "Statements", "Knowledge"]
     assert discounted_due({"Artifacts": 0}, []) == {}
+
+
+@settings(max_examples=300)
+@given(st.tuples(*[st.integers(0, 4)] * 5),
+       st.lists(st.sampled_from(SUITS + SUITS + ALLIES + (LESTRADE, WATSON)), max_size=14))
+def test_spend_vector_is_what_the_cheapest_payment_spends_and_keeps(due, pool):
+    """The rules engine's path (no uses built) against ``pay_vector``: the same cards
+    spent, use by use, and the same pool after, on pools with repeated Allies and
+    cross-references (a Sherlock goes through ``pay_vector`` itself)."""
+    found = pay_vector(due, pool)
+    expected = None if found is None else (
+        [card for cards, _ in found.uses for card in cards], found.pool_after)
+    assert spend_vector(due, pool) == expected
+
+
+def test_spend_vector_cases_by_hand():
+    # direct cards, regular before the Ally; a Lestrade; a cross-reference from the suit
+    # with the most copies left, in pool order; the earliest copies spent
+    pool = ["Writings", WATSON, "Artifacts", "Artifacts", LESTRADE, "Artifacts", "Writings"]
+    due = due_vector({"Writings": 3, "Statements": 2})
+    assert spend_vector(due, pool) == (
+        [LESTRADE, "Writings", "Writings", WATSON, "Artifacts", "Artifacts", "Artifacts"], [])
+    assert spend_vector(due_vector({"Knowledge": 1}), ["Writings"]) is None
+    assert spend_vector(due_vector({"Writings": 1}), [SHERLOCK, "Writings"]) == (
+        ["Writings"], [SHERLOCK])
+    with pytest.raises(ValueError, match="'Clues' is neither a suit nor an Ally"):
+        spend_vector(due_vector({"Writings": 1}), ["Clues"])
 
 
 def test_names_that_are_not_cards_are_refused():

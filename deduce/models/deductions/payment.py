@@ -247,12 +247,12 @@ def _best(due: tuple[int, ...], pool: _Pool) -> tuple[_Plan | None, int]:
     return best, short
 
 
-def _cross_cards(plan: _Plan, pool: list[str], taken: dict[str, int]) -> list[str]:
-    """The cards of the cross-references, in the order they are grouped: regular cards
-    from the suit with the most copies left (ties: the next copy first in the pool), then
-    Allies in ``ALLY_SPEND_ORDER``. ``taken`` counts the copies already spent and is
+def _cross_cards(crosses: int, pool: list[str], taken: dict[str, int]) -> list[str]:
+    """The cards of ``crosses`` cross-references, in the order they are grouped: regular
+    cards from the suit with the most copies left (ties: the next copy first in the pool),
+    then Allies in ``ALLY_SPEND_ORDER``. ``taken`` counts the copies already spent and is
     updated."""
-    wanted = CROSS_REFERENCE * plan.crosses
+    wanted = CROSS_REFERENCE * crosses
     at: list[list[int]] = [[] for _ in SUITS]  # per suit, the positions of its copies
     index = _INDEX
     for i, card in enumerate(pool):
@@ -319,7 +319,7 @@ def _uses(plan: _Plan, pool: list[str]) -> tuple[list[tuple[tuple[str, ...], str
             uses += [ally_use] * n
             taken[ally_use[0][0]] = n
     if plan.crosses:
-        cross = _cross_cards(plan, pool, taken)
+        cross = _cross_cards(plan.crosses, pool, taken)
         for k, suit in enumerate(owed[plan.lestrades:]):
             group = cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)]
             uses.append((tuple(sorted(group, key=pool.index)), suit))
@@ -341,6 +341,70 @@ def _split(pool: list[str], taken: dict[str, int]) -> tuple[list[str], list[str]
         else:
             kept.append(card)
     return spent, kept
+
+
+#: per suit index, the Ally that pays that suit (None for a suit without one)
+_ALLY_OF_SUIT = tuple(OWN_SUIT_ALLIES.get(suit) for suit in SUITS)
+
+
+def spend_vector(due: tuple[int, ...], pool: list[str]) -> tuple[list[str], list[str]] | None:
+    """What the rules engine keeps of ``pay_vector(due, pool)``: ``(spent, kept)``, the
+    cards its uses spend, use by use (``[c for cards, _ in uses for c in cards]``), and
+    its ``pool_after``; None when the pool cannot pay. The same payment, found without
+    building its uses or plan (half the work of ``pay_vector``); a pool with Sherlock
+    goes through ``pay_vector`` (his placements are tried there)."""
+    tally = [0] * (2 * len(SUITS) + 2)
+    try:
+        for slot in map(_TALLY.__getitem__, pool):
+            tally[slot] += 1
+    except (KeyError, TypeError):
+        _count(pool)  # raises the ValueError naming the card
+        raise  # pragma: no cover
+    if tally[10]:  # a Sherlock
+        payment = pay_vector(due, pool)
+        if payment is None:
+            return None
+        return [card for cards, _ in payment.uses for card in cards], payment.pool_after
+    direct: list[str] = []
+    taken: dict[str, int] = {}
+    owed: list[str] = []
+    for i, d in enumerate(due):
+        if d <= 0:
+            continue
+        suit = SUITS[i]
+        r = tally[i]
+        if r >= d:
+            direct += [suit] * d
+            taken[suit] = d
+            continue
+        if r:
+            direct += [suit] * r
+            taken[suit] = r
+        d -= r
+        a = tally[5 + i]
+        if a:
+            a = a if a < d else d
+            ally = _ALLY_OF_SUIT[i]
+            direct += [ally] * a
+            taken[ally] = a
+            d -= a
+        if d:
+            owed += [suit] * d
+    if not owed:
+        return direct, _split(pool, taken)[1]
+    lestrades = tally[11] if tally[11] < len(owed) else len(owed)
+    crosses = len(owed) - lestrades
+    if CROSS_REFERENCE * crosses > len(pool) - len(direct) - lestrades:
+        return None
+    spent = [LESTRADE] * lestrades + direct
+    if lestrades:
+        taken[LESTRADE] = lestrades
+    if crosses:
+        cross = _cross_cards(crosses, pool, taken)
+        at = pool.index
+        for k in range(crosses):
+            spent += sorted(cross[CROSS_REFERENCE * k:CROSS_REFERENCE * (k + 1)], key=at)
+    return spent, _split(pool, taken)[1]
 
 
 def discounted_due(cost: dict[str, int], discounts: list[str]) -> dict[str, int]:

@@ -78,8 +78,9 @@ cell, and the Takes of each board are remembered by the board alone
 target at once: for a pool without Sherlock on packed ints (``_solves``: the display's
 costs packed once per display, the player's discounts once per discounts vector), else
 with ``payment.affordable_dues`` on the pool's counts; a listed Solve finds its payment
-(``payment.pay_vector``) only when it is read or played (the cheapest payment's
-``pool_after`` becomes the pool); payments are remembered by (due, pool) as plain tuples
+(``payment.pay_vector``) only when it is read, and played finds only what the cheapest
+payment spends and keeps (``payment.spend_vector``: no uses built; the kept cards become
+the pool); payments are remembered by (due, pool) as plain tuples
 (untracked by the garbage collector), dues by (card set, discounts), the display's ids
 until it changes; ``Reserve``, ``Rotate`` and solved cards are made once per key; a
 turn's end checks the milestones on packed counts of the player's uncommitted cards
@@ -137,6 +138,7 @@ from deduce.models.deductions.payment import (
     POOL_SLOT,
     pay_vector,
     pool_counts,
+    spend_vector,
     use_pays,
 )
 from deduce.models.deductions.position import (
@@ -495,6 +497,8 @@ DEFAULT_NAMES = ("Ann", "Ben", "Cat", "Dan")
 #: payments already computed, by (due vector, pool); cleared when it holds this many
 PAY_CACHE = 1 << 15
 _PAY: dict = {}
+#: ``_spend``'s results, by (due vector, pool), as ``_PAY``
+_SPENT: dict = {}
 #: per card set (by id, the set kept alive): each case's cost as a due vector, and the
 #: table of dues by discounts (``_CostTable``); cleared when it holds this many card sets
 COST_TABLES = 64
@@ -566,6 +570,20 @@ def _pay(due: tuple[int, ...], pool: list[str]) -> tuple[tuple[Use, ...], tuple[
         payment = pay_vector(due, pool)
         found = _PAY[key] = None if payment is None else \
             (tuple(payment.uses), tuple(payment.pool_after))
+    return found
+
+
+def _spend(due: tuple[int, ...], pool: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``payment.spend_vector`` of an affordable due vector ``due`` from ``pool`` as
+    tuples ``(spent, kept)``, remembered as ``_pay`` (what ``apply`` of a listed Solve
+    needs: no uses built)."""
+    key = (due, tuple(pool))
+    found = _SPENT.get(key)
+    if found is None:
+        if len(_SPENT) >= PAY_CACHE:
+            _SPENT.clear()
+        spent, kept = spend_vector(due, pool)
+        found = _SPENT[key] = tuple(spent), tuple(kept)
     return found
 
 
@@ -1307,11 +1325,21 @@ class State:
         if due is None:
             raise self._refuse(action, f"the pool cannot pay {action.case!r} (due "
                                        f"{due_dict(self._due(p, action.case))})")
-        cheapest = _pay(due, self.pools[p])
-        spent = self._check_payment(action, cheapest)
-        if spent is None:  # the cheapest payment: its pool_after is the pool left
-            spent = [card for cards, _ in cheapest[0] for card in cards]
-            self.pools[p] = list(cheapest[1])
+        pool = self.pools[p]
+        fields = action.__dict__
+        pending = fields.get("_pending")
+        if pending is not None and "uses" not in fields and pending[0] == due \
+                and pending[1] == pool:  # listed as such: the cheapest payment
+            spent, kept = _spend(due, pool)
+        else:
+            cheapest = _pay(due, pool)
+            spent = self._check_payment(action, cheapest)
+            kept = None
+            if spent is None:  # the cheapest payment
+                spent = [card for cards, _ in cheapest[0] for card in cards]
+                kept = cheapest[1]
+        if kept is not None:  # the cheapest payment's pool_after is the pool left
+            self.pools[p] = list(kept)
             if self.used and not self.used.isdisjoint(spent):
                 self.used = self.used.difference(spent)
         else:
@@ -1345,11 +1373,6 @@ class State:
         """The cards ``action``'s uses spend, once checked: each use a legal one
         (``use_pays``), the cards in the pool, the due covered; None when the payment is
         ``cheapest`` (no uses, or its uses)."""
-        pending = action.__dict__.get("_pending")
-        if pending is not None and "uses" not in action.__dict__ \
-                and pending[0] == self._affordable.get(action.case) \
-                and pending[1] == self.pools[self.to_play]:
-            return None  # listed as such
         if not action.uses or action.uses == cheapest[0]:
             return None
         due = due_dict(self._due(self.to_play, action.case))
