@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -137,22 +137,21 @@ class CaseCard:
 
 @dataclass(frozen=True)
 class SolvedCard:
-    """A solved case card (its asset side) and its current discount suit."""
+    """A solved case card (its asset side) and its current discount suit; ``id``,
+    ``case`` and ``category`` are the card's, copied as plain fields (the milestones
+    read them for every card at every claim: a property is a call each time)."""
 
     card: CaseCard
     discount: str
+    id: str = field(init=False, repr=False, compare=False)
+    case: str = field(init=False, repr=False, compare=False)
+    category: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def id(self) -> str:
-        return self.card.id
-
-    @property
-    def case(self) -> str:
-        return self.card.case
-
-    @property
-    def category(self) -> str:
-        return self.card.category
+    def __post_init__(self):
+        card = self.card
+        object.__setattr__(self, "id", card.id)
+        object.__setattr__(self, "case", card.case)
+        object.__setattr__(self, "category", card.category)
 
     def to_json(self) -> dict:
         return {"case": self.card.id, "discount": self.discount}
