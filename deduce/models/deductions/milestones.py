@@ -75,13 +75,29 @@ def _kind(card: SolvedCard) -> tuple[int, int]:
     return _CASE[card.case], _CATEGORY[card.category]
 
 
+#: ``_counts``: each case's row of a flat case x category list
+_ROWS = tuple(slice(i * len(CATEGORIES), (i + 1) * len(CATEGORIES)) for i in range(len(CASES)))
+
+
+def _kinds(cards: list[SolvedCard]) -> list[tuple[int, int]]:
+    """``_kind`` of each of ``cards`` (one dictionary lookup a card; ``_kind`` names a card
+    that is not one)."""
+    get = _KINDS.get
+    kinds = [get((card.case, card.category)) for card in cards]
+    if None in kinds:
+        for card in cards:
+            _kind(card)  # raises the ValueError naming the card
+    return kinds
+
+
 def _counts(cards: list[SolvedCard], kinds=None) -> Counts:
     """How many of ``cards`` each case and category has (``kinds``: the cards'
     ``_kind``, when known)."""
-    grid = [[0] * len(CATEGORIES) for _ in CASES]
-    for case, category in kinds or map(_kind, cards):
-        grid[case][category] += 1
-    return tuple(tuple(row) for row in grid)
+    flat = [0] * (len(CASES) * len(CATEGORIES))
+    width = len(CATEGORIES)
+    for case, category in kinds or _kinds(cards):
+        flat[case * width + category] += 1
+    return tuple(map(tuple, map(flat.__getitem__, _ROWS)))
 
 
 def _distance_after(milestone: str, counts: Counts, taken: Counts) -> tuple[int, ...]:
@@ -150,8 +166,9 @@ def distance(milestone: str, counts: Counts) -> tuple[int, ...]:
     it needs (0: met now). Diversity: ``(missing categories,)``; Case Completion: each
     case's shortfall, smallest first (so a tie prefers a closer second case)."""
     if milestone == DIVERSITY:
-        return (sum(1 for k in range(len(CATEGORIES)) if not any(r[k] for r in counts)),)
-    return tuple(sorted(max(0, MILESTONE_SIZE - sum(row)) for row in counts))
+        return (list(map(sum, zip(*counts))).count(0),)
+    return tuple(sorted(MILESTONE_SIZE - n if n < MILESTONE_SIZE else 0
+                        for n in map(sum, counts)))
 
 
 def _together(milestones: list[str], counts: Counts) -> int:
@@ -191,7 +208,7 @@ def _joint(cards: list[SolvedCard], milestones: list[str],
     free = list(range(len(cards))) if free is None else free
     if not milestones:
         return []
-    kinds = kinds or [_kind(card) for card in cards]
+    kinds = kinds or _kinds(cards)
     among = [cards[i] for i in free]
     among_kinds = [kinds[i] for i in free]
     best = None
@@ -204,7 +221,7 @@ def _joint(cards: list[SolvedCard], milestones: list[str],
 
 
 def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str],
-               kinds=None) -> list[str]:
+               kinds=None, counts=None) -> list[str]:
     """The set to commit to ``milestone`` alone that leaves ``others`` closest (then the
     earliest cards); ``milestone`` must be met by ``cards`` (``kinds``: their ``_kind``,
     when known).
@@ -215,16 +232,17 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str],
     Case Completion's options take ``t`` (per category) from one case, leaving a
     category missing when ``t`` takes all its cards; Diversity's options take one card
     per category from the cases chosen, lowering each case's count by the categories it
-    gives. The indices are the earliest cards of each case and category (``at``)."""
-    kinds = kinds or [_kind(card) for card in cards]
-    counts = _counts(cards, kinds)
+    gives. The indices are the earliest cards of each case and category (``at``);
+    ``counts``: ``_counts`` of the cards, when known."""
+    kinds = kinds or _kinds(cards)
+    counts = counts or _counts(cards, kinds)
     at = [[[] for _ in CATEGORIES] for _ in CASES]  # per case and category: indices
     for i, (case, category) in enumerate(kinds):
         at[case][category].append(i)
     scored = bool(others)
     best = None
     if milestone == COMPLETION:
-        column = [sum(row[k] for row in counts) for k in range(len(CATEGORIES))]
+        column = list(map(sum, zip(*counts)))
         for c, row in enumerate(counts):
             if sum(row) < MILESTONE_SIZE:
                 continue
@@ -237,7 +255,7 @@ def _best_alone(cards: list[SolvedCard], milestone: str, others: list[str],
                 if best is None or (far, picked) < best:
                     best = (far, picked)
     else:
-        sizes = [sum(row) for row in counts]
+        sizes = list(map(sum, counts))
         choices = [[c for c in range(len(CASES)) if counts[c][k]]
                    for k in range(len(CATEGORIES))]
         for chosen in product(*choices):
@@ -289,14 +307,15 @@ def claimable(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> dict[s
     """The open milestones that the uncommitted cards meet now, each with the 5 ids (in
     ``solved`` order) to commit, chosen as the module says; ``MILESTONES`` order."""
     cards = _uncommitted(solved, claimed)
-    kinds = [_kind(card) for card in cards]
+    kinds = _kinds(cards)
     counts = _counts(cards, kinds)
     open_ = _open(claimed)
     ready = [m for m in open_ if distance(m, counts)[0] == 0]
     joint = _joint(cards, ready, kinds=kinds) if len(ready) > 1 else None
     if joint is not None:
         return {m: [cards[i].id for i in ids] for m, ids in zip(ready, joint)}
-    return {m: _best_alone(cards, m, [o for o in open_ if o != m], kinds) for m in ready}
+    return {m: _best_alone(cards, m, [o for o in open_ if o != m], kinds, counts)
+            for m in ready}
 
 
 def max_bonus(solved: list[SolvedCard], claimed: dict[str, list[str]]) -> int:

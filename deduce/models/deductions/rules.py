@@ -663,12 +663,21 @@ def _candidates(milestone: str, cards: list[SolvedCard]):
     construction: for Case Completion, 5 cards of one case; for Diversity, one card per
     category, the earliest of each case in it."""
     if milestone == COMPLETION:
-        for case in CASES:
-            yield from combinations([s for s in cards if s.card.case == case], MILESTONE_SIZE)
+        of_case: dict[str, list] = {case: [] for case in CASES}
+        for s in cards:
+            of_case[s.case].append(s)
+        for group in of_case.values():
+            if len(group) >= MILESTONE_SIZE:
+                yield from combinations(group, MILESTONE_SIZE)
         return
-    per = [list({s.card.case: s for s in reversed(cards) if s.card.category == k}.values())
+    per = [list({s.case: s for s in reversed(cards) if s.category == k}.values())
            for k in CATEGORIES]
     yield from product(*per)
+
+
+#: a claim's cards as one int, 3 bits per (case, category): at most 5 cards of a kind
+_CLAIM_FIELDS = {(case, category): 1 << (3 * (len(CATEGORIES) * i + k))
+                 for i, case in enumerate(CASES) for k, category in enumerate(CATEGORIES)}
 
 
 class _Script:
@@ -872,7 +881,7 @@ class State:
             "grid": [list(row) for row in self.grid],
             "display": {k: list(v) for k, v in self.display.items()},
             "pools": {names[i]: list(v) for i, v in enumerate(self.pools)},
-            "solved": {names[i]: [{"case": s.card.id, "discount": s.discount} for s in v]
+            "solved": {names[i]: [{"case": s.id, "discount": s.discount} for s in v]
                        for i, v in enumerate(self.solved)},
             "milestones": {names[i]: {m: list(v[m]) for m in MILESTONES if m in v}
                            for i, v in enumerate(self.claimed)},
@@ -1059,7 +1068,7 @@ class State:
             out += [_RESERVES.get(i) or _made(_RESERVES, i, Reserve(i)) for i in self._targets(p)]
         if IRENE in pool and IRENE not in self.used:
             for s in self.solved[p]:
-                key = (s.card.id, s.discount)
+                key = (s.id, s.discount)
                 out += _ROTATES.get(key) or _made(_ROTATES, key, tuple(
                     Rotate(key[0], suit) for suit in SUITS if suit != key[1]))
         return out
@@ -1107,7 +1116,7 @@ class State:
 
     def _uncommitted(self, p: int) -> list[SolvedCard]:
         committed = {i for ids in self.claimed[p].values() for i in ids}
-        return [s for s in self.solved[p] if s.card.id not in committed]
+        return [s for s in self.solved[p] if s.id not in committed]
 
     def _claims(self) -> list[Claim]:
         """``milestones.claimable``'s choice of each claimable milestone first, then the
@@ -1117,21 +1126,26 @@ class State:
         ready = self._ready(p)
         cards = self._uncommitted(p)
         out = {Claim(m, tuple(ids)): None for m, ids in ready.items()}
-        kinds = {(c.milestone, tuple(sorted((self.cards.by_id[i].case,
-                                             self.cards.by_id[i].category) for i in c.cards)))
+        field = _CLAIM_FIELDS  # a choice's kind: the cases and categories it commits
+        mine = {s.id: s for s in cards}
+        kinds = {(c.milestone, sum([field[mine[i].case, mine[i].category] for i in c.cards]))
                  for c in out}
-        order = {id(s): i for i, s in enumerate(cards)}  # solved order (ids are distinct)
+        order = None
         for m in ready:
             for chosen in _candidates(m, cards):
                 if len(out) >= CLAIM_CHOICES:
                     break
                 # a candidate meets its milestone by construction (``_candidates``)
-                kind = (m, tuple(sorted((s.card.case, s.card.category) for s in chosen)))
+                kind = (m, sum([field[s.case, s.category] for s in chosen]))
                 if kind in kinds:
                     continue
                 kinds.add(kind)
-                chosen = sorted(chosen, key=lambda s: order[id(s)])
-                out[Claim(m, tuple(s.card.id for s in chosen))] = None
+                if m == DIVERSITY:  # one card per category: put in solved order (a Case
+                    # Completion candidate is in it already)
+                    if order is None:
+                        order = {id(s): i for i, s in enumerate(cards)}
+                    chosen = sorted(chosen, key=lambda s: order[id(s)])
+                out[Claim(m, tuple(s.id for s in chosen))] = None
         return list(out)
 
     def _ready(self, p: int) -> dict[str, list[str]]:
@@ -1412,7 +1426,7 @@ class State:
             raise self._refuse(action, self._free_why(IRENE, "one of the player's solved "
                                                              "cards, to another suit"))
         p = self.to_play
-        self.solved[p] = [_solved_card(s.card, action.suit) if s.card.id == action.case else s
+        self.solved[p] = [_solved_card(s.card, action.suit) if s.id == action.case else s
                           for s in self.solved[p]]
         self.used = self.used | {IRENE}
         self._dues[p] = None
@@ -1444,14 +1458,14 @@ class State:
         ready = self._ready(p)
         if action.milestone not in ready:
             raise self._refuse(action, f"{action.milestone} cannot be claimed now")
-        mine = {s.card.id: s for s in self._uncommitted(p)}
+        mine = {s.id: s for s in self._uncommitted(p)}
         ids = set(action.cards)
         if len(ids) != len(action.cards) or not ids <= set(mine):
             raise self._refuse(action, "it takes distinct uncommitted solved cards of the player")
-        chosen = [s for s in self.solved[p] if s.card.id in ids]
+        chosen = [s for s in self.solved[p] if s.id in ids]
         if not milestones.satisfies(action.milestone, chosen):
             raise self._refuse(action, f"these cards do not satisfy {action.milestone}")
-        self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.card.id for s in chosen)}
+        self.claimed[p] = {**self.claimed[p], action.milestone: tuple(s.id for s in chosen)}
         self.scores[p] += MILESTONE_BONUS
         self._claimable = None
         self._kinds[p] = None
@@ -1497,8 +1511,8 @@ class State:
             kinds = 0
             committed = {i for ids in self.claimed[p].values() for i in ids}
             for s in self.solved[p]:
-                if s.card.id not in committed:
-                    kinds += _KIND_BITS[s.card.case, s.card.category]
+                if s.id not in committed:
+                    kinds += _KIND_BITS[s.case, s.category]
             self._kinds[p] = kinds
         claimed = self.claimed[p]
         if COMPLETION not in claimed and (kinds & _CASE_FIELDS) + _FIVE & _TOPS:
