@@ -3,7 +3,8 @@ the real server (uvicorn in a thread, on a free port, with an access token): the
 refused then accepted, a 4-player record made from the page, the demo game entered by
 taps (the record on disk equals the demo's; the page's criminal probabilities equal
 ``deduce s13 analyze --json`` after every entry), a refused contradiction (the file
-unchanged), an undo, and no horizontal scroll at 360 x 800.
+unchanged), an undo, no horizontal scroll at 360 x 800, and a why answer kept open (asked
+again of the record) when another device enters.
 
 Skipped when the system's chromium or chromedriver is missing (``.ci/run`` installs them).
 With ``DEDUCE_SCREENSHOT_DIR`` set, the page at 360 x 800 is saved there as
@@ -169,3 +170,25 @@ def test_the_demo_game_by_taps_in_a_real_browser(server, browser):
     assert json.loads(path.read_text(encoding="utf-8")) == record
     assert bars(browser) == {s: p for s, p in analyze_json(path)["criminal"].items() if p > 0}
     assert "game over: Dan wins" in browser.find_element(By.ID, "turn").text
+
+    # a why answer stays open when another device enters: the page's own poll (every 2 s)
+    # refreshes it with the same question
+    link = browser.find_element(By.CSS_SELECTOR, 'a.live-link[data-why="0"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "why-answer"))
+    answer = browser.find_element(By.ID, "why-answer").text
+    import httpx
+
+    with httpx.Client(follow_redirects=True) as device:  # the token sets its cookie
+        version = device.get(f"{url}/r/demo/version?token={TOKEN}").json()["version"]
+        undone = device.post(f"{url}/r/demo/act", data={"version": version, "op": "undo"},
+                             headers={"X-Deduce-Fetch": "1"})
+    assert undone.status_code == 200 and undone.json()["kind"] == "accepted"
+    WebDriverWait(browser, 10).until(
+        lambda d: "changed on another device" in d.find_element(By.ID, "live").text)
+    assert json.loads(path.read_text(encoding="utf-8"))["events"] == events[:-1]
+    terminal = CliRunner().invoke(cli, ["s13", "why", str(path), "Sherlock Holmes"]).output
+    refreshed = browser.find_element(By.ID, "why-answer").text
+    assert refreshed != answer  # the question asked again of the record as it is now
+    assert " ".join(refreshed.split()) == " ".join(terminal.split())

@@ -6,6 +6,9 @@
   var live = document.getElementById("live");
   var offline = document.getElementById("offline");
   var busy = false;
+  // The "why" question on show (a link's, or the page's own ?why=): a refresh after
+  // another device's entry asks it again, so the answer stays open.
+  var why = new URLSearchParams(window.location.search).get("why") || "";
 
   function reachable(ok) { if (offline) { offline.hidden = ok; } }
 
@@ -27,6 +30,7 @@
     event.preventDefault();
     if (busy) { return; }
     busy = true;
+    why = "";
     var buttons = form.querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
     postForm(form)
@@ -74,7 +78,8 @@
     var link = event.target.closest && event.target.closest("a.live-link");
     if (!live || !link) { return; }
     event.preventDefault();
-    refresh("?why=" + encodeURIComponent(link.dataset.why)).then(function () {
+    why = link.dataset.why;
+    refresh("?why=" + encodeURIComponent(why)).then(function () {
       var answer = document.getElementById((link.hash || "#why").slice(1));
       if (answer) { answer.scrollIntoView({ block: "start" }); }
     }).catch(function () { reachable(false); });
@@ -88,7 +93,9 @@
         .then(function (r) { return r.json(); })
         .then(function (data) {
           reachable(true);
-          if (!busy && data.version !== live.dataset.version) { return refresh("?changed=1"); }
+          if (!busy && data.version !== live.dataset.version) {
+            return refresh("?changed=1" + (why ? "&why=" + encodeURIComponent(why) : ""));
+          }
         })
         .catch(function () { reachable(false); });
     }, 2000);
