@@ -31,7 +31,15 @@ from collections import Counter
 from deduce.core.errors import InputError
 from deduce.core.table_session import Reply
 from deduce.web import entry_pages
-from deduce.web.entry_pages import chosen, dealt_seed, entry_form, quote, undo_form
+from deduce.web.entry_pages import (
+    advice_html,
+    ask_section,
+    chosen,
+    dealt_seed,
+    entry_form,
+    quote,
+    undo_form,
+)
 from deduce.models.deductions.cards import (
     ALLY_SUIT,
     CLUES,
@@ -55,7 +63,6 @@ SHORT = dict(zip(SUITS, ("Sta", "P&T", "Wri", "Art", "Kno")))
 #: a suit's class on the page (its colour)
 SUIT_CLASS = dict(zip(SUITS, ("s-sta", "s-pt", "s-wri", "s-art", "s-kno")))
 MILESTONE_WORDS = {"diversity": "Diversity", "completion": "Case Completion"}
-#: the largest seed a dealt game takes (``deduce deductions table --seed``)
 #: the 16 cells, row by row from the top (the take form's values are their indices)
 CELLS = [(r, c) for r in range(SIZE) for c in range(SIZE)]
 #: the 8 lines a Mind Palace may be made on
@@ -232,8 +239,41 @@ def render(served, notice: str = "", why: str | None = None) -> str:
     if session.pending is not None or not any(isinstance(a, _rules().Take) for a in legal):
         parts.append(grid_view(pos))
     parts += [display_view(pos), pay_view(session, pos), milestones_view(session, pos),
-              players_view(pos)]
+              ask_section(session, base, why, QUESTIONS, _answer), players_view(pos)]
     return "".join(parts)
+
+
+#: the terminal's views the page asks for by a link (``entry_pages.ask_section``)
+QUESTIONS = {"best": "Best move (rollouts, about a second)", "odds": "Deck and Mind Palace odds"}
+
+
+def _answer(reply) -> str:
+    return advice_html(reply.data) if reply.view == "best" else odds_html(reply.data)
+
+
+def odds_html(odds: dict) -> str:
+    """The session's ``odds`` (``knowledge.odds_json``) as the terminal shows it: the
+    deck per suit, the Allies in it, each Mind Palace line's chances."""
+    n = odds["deck"]
+    rows = "".join(f'<tr><td class="{SUIT_CLASS[s]}">{h(s)}</td><td>{v["left"]}</td>'
+                   f'<td>{100 * v["p_next"]:.0f}%</td></tr>' for s, v in odds["suits"].items())
+    suits = list(odds["suits"])
+    lines = "".join(
+        f"<tr><td>{h(line)}</td>"
+        + "".join(f"<td>{100 * p[s]:.0f}%</td>" if p[s] else "<td>-</td>" for s in suits)
+        + "</tr>" for line, p in odds["mind_palace"].items())
+    empty = ('<p class="small">The deck is empty: the next draw shuffles the discard pile '
+             "into a new deck.</p>" if n == 0 else "")
+    return (f'<p>Clue deck: {n} card{"s" if n != 1 else ""} (face down, any order)</p>'
+            '<table class="odds"><thead><tr><th>Suit</th><th>Left</th><th>Next draw</th></tr>'
+            f"</thead><tbody>{rows}</tbody></table>"
+            f'<p>Allies in the deck: {h(", ".join(odds["allies"]) or "none")} (each suit\'s '
+            f"count includes its Ally)</p>{empty}"
+            '<p>Mind Palace: one of the line\'s cards at random to the pool, the others '
+            "discarded.</p>"
+            '<div class="scroll"><table class="odds"><thead><tr><th>Line</th>'
+            + "".join(f'<th class="{SUIT_CLASS[s]}">{h(SHORT[s])}</th>' for s in suits)
+            + f"</tr></thead><tbody>{lines}</tbody></table></div>")
 
 
 def _glance(session, pos) -> str:

@@ -1,8 +1,11 @@
 """What the pages of the engine-backed tables share (Deductions, Baker Street Irregulars:
 ``core.table_session.EntryTableSession``): each posted form is made into the terminal
 table's lines and handed to the session one by one (``act``), so refusals are the
-terminal's; the entry forms and the undo form; the new-record form's seed; and the version of a view, the entry waiting for what came included (it is in
-memory, not saved, so another tab's view of the record is stale meanwhile).
+terminal's; the entry forms and the undo form; the new-record form's seed; the views the
+terminal asks for beside the entries (``ask_section``: ``best``, ``odds``, answered by the
+session as at the terminal); and the version of a view, the entry waiting for what came
+included (it is in memory, not saved, so another tab's view of the record is stale
+meanwhile).
 """
 
 from __future__ import annotations
@@ -90,3 +93,39 @@ def version(session, **waiting) -> str:
     if session.pending is not None:
         return record_version({"record": data, "waiting": session.pending.text, **waiting})
     return record_version(data)
+
+
+def ask_section(session, base: str, why: str | None, questions: dict[str, str],
+                answer: Callable[[Reply], str]) -> str:
+    """The terminal's views beside the entries, one link each (``questions``: the
+    terminal's word -> the link's label), asked as ``?why=WORD`` (the page's script
+    refreshes the live part and asks again when the record changes): the session's reply
+    to ``WORD``, drawn by ``answer(reply)``; a refusal (say, not my turn) shows its
+    message."""
+    links = "".join(f'<a class="chip live-link" href="{base}?why={word}#ask" '
+                    f'data-why="{word}">{h(label)}</a>' for word, label in questions.items())
+    shown = ""
+    if why is not None:
+        reply = session.handle(why) if why in questions else Reply(
+            "refused", f"no such question: {why!r} (one of {', '.join(questions)})")
+        if reply.kind == "info" and reply.view == why:
+            shown = f'<div class="answer" id="ask-answer">{answer(reply)}</div>'
+        else:
+            shown = f'<pre class="why refused" id="ask-answer">{h(reply.message)}</pre>'
+    return (f'<section id="ask"><h2>Ask</h2><div class="chips links">{links}</div>{shown}'
+            "</section>")
+
+
+def advice_html(advice, top: int = 5) -> str:
+    """An ``advice.Advice`` (Deductions' or the Irregulars': ranked ``estimates`` with
+    ``words``, ``p_win``, ``stderr``, ``rollouts``; ``why``) as the terminal's ``best``
+    shows it: the first ``top`` choices, then why the best one is best."""
+    rows = "".join(f"<tr><td>{i}</td><td>{h(e.words)}</td><td>{100 * e.p_win:.1f}%</td>"
+                   f"<td>{100 * e.stderr:.1f}</td><td>{e.rollouts}</td></tr>"
+                   for i, e in enumerate(advice.estimates[:top], start=1))
+    more = len(advice.estimates) - top
+    rest = f'<p class="small">({more} more choices: the advise command lists them all)</p>' \
+        if more > 0 else ""
+    return ('<table class="odds advice"><thead><tr><th>#</th><th>Choice</th><th>Chance to win</th>'
+            f'<th>± s.e.</th><th>Rollouts</th></tr></thead><tbody>{rows}</tbody></table>{rest}'
+            f"<p><strong>Best:</strong> {h(advice.why)}</p>")

@@ -28,7 +28,15 @@ from deduce.core.errors import InputError
 from deduce.core.names import normalise
 from deduce.core.table_session import Reply
 from deduce.web import entry_pages
-from deduce.web.entry_pages import chosen, dealt_seed, entry_form, quote, undo_form
+from deduce.web.entry_pages import (
+    advice_html,
+    ask_section,
+    chosen,
+    dealt_seed,
+    entry_form,
+    quote,
+    undo_form,
+)
 from deduce.models.irregulars import rules
 from deduce.models.irregulars.cards import DECK_NUMERALS, load_cards
 from deduce.models.irregulars.position import BOARDS, HAND_SIZE, MAX_PLAYERS, MULTI, ROW, SOLO
@@ -229,8 +237,13 @@ def render(served, notice: str = "", why: str | None = None) -> str:
              f'<p class="glance" id="glance">{h(_glance(pos))}</p>', notice,
              entry_forms(session, pos, base, ver), undo_form(session, base, ver),
              row_view(session, pos), hand_view(pos), players_view(pos),
-             score_view(session, pos), hands_view(served, pos)]
+             score_view(session, pos), hands_view(served, pos),
+             ask_section(session, base, why, QUESTIONS, lambda reply: advice_html(reply.data))]
     return "".join(parts)
+
+
+#: the terminal's views the page asks for by a link (``entry_pages.ask_section``)
+QUESTIONS = {"best": "Best move (rollouts, about a second)"}
 
 
 def _glance(pos) -> str:

@@ -226,6 +226,32 @@ def test_undo_and_refusals_are_the_terminals(served, tmp_path):
         assert answer.status_code == 422 and words in answer.json()["message"]
 
 
+def test_best_and_odds_are_the_terminals_views(served, tmp_path):
+    """The page's Ask links: the terminal's ``odds`` and ``best`` of the same record (the
+    advice seeded as the terminal's, so the same estimates), a question it does not
+    have refused."""
+    from deduce.models.deductions.knowledge import odds_json
+
+    tables, c, folder = served
+    c.post("/new", data=dealt_fields())
+    page = html.unescape(c.get("/r/g").text)
+    assert 'href="/r/g?why=best#ask"' in page and 'data-why="odds"' in page
+    with referee(tmp_path, seed=7, players=NAMES, me="Ann") as ref:
+        odds = odds_json(ref.position())
+        shown = html.unescape(c.get("/r/g/main", params={"why": "odds"}).json()["html"])
+        assert f"Clue deck: {odds['deck']} cards" in shown
+        for suit, v in odds["suits"].items():
+            assert f"{suit}</td><td>{v['left']}</td><td>{100 * v['p_next']:.0f}%" in shown
+        best = ref.handle("best").data
+        shown = html.unescape(c.get("/r/g/main", params={"why": "best"}).json()["html"])
+        first = best.estimates[0]
+        assert (f"<td>1</td><td>{first.words}</td><td>{100 * first.p_win:.1f}%</td>"
+                f"<td>{100 * first.stderr:.1f}</td><td>{first.rollouts}</td>") in shown
+        assert f"<strong>Best:</strong> {best.why}" in shown
+    wrong = html.unescape(c.get("/r/g/main", params={"why": "moves"}).json()["html"])
+    assert "no such question: 'moves' (one of best, odds)" in wrong
+
+
 def test_a_stale_view_is_refused_and_the_file_kept(served):
     tables, c, folder = served
     c.post("/new", data=dealt_fields())

@@ -240,6 +240,22 @@ def test_refusals_are_the_terminals_and_change_nothing(served, tmp_path):
         assert answer.status_code == 422 and words in answer.json()["message"], answer.json()
 
 
+def test_best_is_the_terminals_view(served, tmp_path):
+    """The page's Ask link: the terminal's ``best`` of the same record (the advice seeded
+    as the terminal's, so the same estimates)."""
+    tables, c, folder = served
+    c.post("/new", data=dealt_fields())
+    assert 'href="/r/g?why=best#ask"' in c.get("/r/g").text
+    with referee(tmp_path, seed=7, players=NAMES, me="Ann") as ref:
+        best = ref.handle("best").data
+    shown = html.unescape(c.get("/r/g/main", params={"why": "best"}).json()["html"])
+    for i, e in enumerate(best.estimates[:5], start=1):
+        assert (f"<td>{i}</td><td>{e.words}</td><td>{100 * e.p_win:.1f}%</td>"
+                f"<td>{100 * e.stderr:.1f}</td><td>{e.rollouts}</td>") in shown
+    assert f"<strong>Best:</strong> {best.why}" in shown
+    assert len(best.estimates) == 5 and "more choices" not in shown  # a hand of 5 picks
+
+
 def test_a_stale_view_is_refused(served):
     tables, c, folder = served
     c.post("/new", data=dealt_fields(mode="1", players=["Ann"]))
