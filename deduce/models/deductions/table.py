@@ -753,13 +753,8 @@ class TableSession(EntryTableSession):
         return pay_all_json(pos, player)
 
     def _best(self) -> Reply:
-        """The advice for me on my turn (``advice.advise``, the helper bots's), when the
-        module is there."""
-        import importlib.util
-
-        if importlib.util.find_spec("deduce.models.deductions.advice") is None:
-            return Reply("info", "best: no advice yet (deduce.models.deductions.advice is "
-                                 "not there); pay and patterns show the solves and takes")
+        """The advice for me on my turn (``advice.advise``, as ``deduce deductions
+        advise``)."""
         from deduce.models.deductions import advice
 
         return Reply("info", view="best", data=advice.advise(self.position(), where="best"))
