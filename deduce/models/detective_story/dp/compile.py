@@ -38,10 +38,6 @@ class Lump(NamedTuple):
     nodes: tuple  # ((weight, MaxNode or CombatNode of Lumps, or Ref), ...)
 
 
-def _bytes(w):
-    return w.tobytes() if isinstance(w, np.ndarray) else w
-
-
 class Compiler:
     """Compiles expressions of one solver (its ``ModeKeys`` and ``MoveTable``) and values
     the lumps; ``interned``: equal compiled pieces, one object each."""
@@ -50,9 +46,22 @@ class Compiler:
         self.modes = modes
         self.moves = moves
         self.interned: dict = {}
+        self._weights: dict = {}  # bytes of a decision node's weight -> the one array
 
     def _intern(self, key: tuple, obj):
         return self.interned.setdefault(key, obj)
+
+    def _weight(self, w):
+        """A decision node's weight (``by_sm``): equal weights over SM are one read-only
+        array (thousands of nodes share a few SM masks), a float stays a float."""
+        w = by_sm(w)
+        if not isinstance(w, np.ndarray):
+            return w
+        out = self._weights.get(b := w.tobytes())
+        if out is None:
+            out = self._weights[b] = w
+            w.flags.writeable = False
+        return out
 
     def compile(self, expr: Expr, start: Case) -> Lump:
         """``expr`` (traced from ``start``) with its leaves merged by where they lead (see
@@ -70,14 +79,14 @@ class Compiler:
                 key = (Target(self.modes.key(end), flags_of(end)), end.sm, end.luck)
                 merged[key] = merged.get(key, 0.0) + w
             elif type(node) is Ref:
-                nodes.append((by_sm(w), node))
+                nodes.append((self._weight(w), node))
             elif type(node) is MaxNode:
                 subs = tuple(self.compile(o, start) for o in node.options)
-                nodes.append((by_sm(w), self._intern(("max",) + tuple(map(id, subs)),
+                nodes.append((self._weight(w), self._intern(("max",) + tuple(map(id, subs)),
                                                      MaxNode(subs))))
             else:
                 terms = tuple((t, self.compile(sub, start)) for t, sub in node.terms)
-                nodes.append((by_sm(w), self._intern(("fight", node.setup) + tuple(
+                nodes.append((self._weight(w), self._intern(("fight", node.setup) + tuple(
                     (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
         targets = tuple(t for t, _, _ in merged)
         n = len(targets)
@@ -89,7 +98,8 @@ class Compiler:
         const = by_sm(const)
         lump = Lump(const, targets, moves, wts, tuple(nodes))
         key = ("lump", const.tobytes() if isinstance(const, np.ndarray) else const, targets,
-               moves.tobytes(), wts.tobytes(), tuple((id(n), _bytes(w)) for w, n in nodes))
+               moves.tobytes(), wts.tobytes(),
+               tuple((id(n), id(w) if isinstance(w, np.ndarray) else w) for w, n in nodes))
         return self._intern(key, lump)
 
     def evaluate(self, lump: Lump, get, memo: dict | None = None, refs=None):

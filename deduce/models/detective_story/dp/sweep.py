@@ -32,7 +32,7 @@ import numpy as np
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.batch import Buffers, Shared
 from deduce.models.detective_story.dp.cells import Band
-from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
+from deduce.models.detective_story.dp.compact import INDEX, CompactBatch, zero_table
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
 from deduce.models.detective_story.dp.memo import merged
@@ -126,11 +126,11 @@ def _q_layout(recursion, turn: Turn, w_index) -> tuple:
     for i, (ka, _) in enumerate(rests):
         turn.qrow[ka] = nq + i
     width = max(map(len, pid), default=1)
-    arrays = [np.zeros((nq, width), dtype=np.intp) for _ in range(3)]
+    arrays = [np.zeros((nq, width), dtype=d) for d in (INDEX, np.int8, INDEX)]
     for q in range(nq):
         for arr, rows in zip(arrays, (pid, kind, src)):
             arr[q, :len(rows[q])] = rows[q]
-    return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=np.intp),)
+    return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=INDEX),)
 
 
 def _candidates(turn: Turn, place: dict) -> tuple:
@@ -139,8 +139,8 @@ def _candidates(turn: Turn, place: dict) -> tuple:
     the Action value row of its carried bonus (-1: none)."""
     n = len(turn.ocands)
     width = max(map(len, turn.ocands), default=1)
-    which = np.zeros((n, width), dtype=np.intp)
-    rows = np.zeros((n, width), dtype=np.intp)
+    which = np.zeros((n, width), dtype=np.int8)
+    rows = np.zeros((n, width), dtype=INDEX)
     for row, cands in enumerate(turn.ocands):
         for k, c in enumerate(cands):
             if c[0] == "w":
@@ -152,8 +152,8 @@ def _candidates(turn: Turn, place: dict) -> tuple:
             which[row, len(cands):], rows[row, len(cands):] = which[row, 0], rows[row, 0]
     empty = np.array([not c for c in turn.ocands], dtype=bool)
     m = len(turn.vrows)
-    orow = np.zeros(m, dtype=np.intp)
-    bq = np.full(m, -1, dtype=np.intp)
+    orow = np.zeros(m, dtype=INDEX)
+    bq = np.full(m, -1, dtype=INDEX)
     for row, (vk, o, bonus, key) in turn.vspec.items():
         orow[row] = o
         if bonus is not None:
@@ -170,8 +170,8 @@ def _links(turn: Turn, place: dict) -> list:
             if kb == b:
                 dst.append(np.arange(place[key], place[key] + len(every) + 1))
                 src.append(np.r_[off:off + len(every), wait])
-        cat = (lambda a: np.concatenate(a).astype(np.intp)) if dst else (
-            lambda a: np.zeros(0, dtype=np.intp))
+        cat = (lambda a: np.concatenate(a).astype(INDEX)) if dst else (
+            lambda a: np.zeros(0, dtype=INDEX))
         out.append((cat(dst), cat(src)))
     return out
 
@@ -262,15 +262,16 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     nband, nvals = nxt_v if nxt_v is not None else zero_table()
     npos = nband.pos()
     cact, cencs = plan.batches
-    # the Encounter table
-    W = _band(plan, "w")
-    wvals = np.zeros((W.n, L))
+    # the Encounter table, inside one array with the Action rows' values and a row of zeros
+    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
+    W, A = _band(plan, "w"), _band(plan, "act")
+    both = np.zeros((A.n + W.n + 1, L))
+    wvals = both[A.n:A.n + W.n]
     for b, cenc in enumerate(cencs):
         E = _band(plan, f"enc{b}")
-        ev = cenc.run(E, nvals, npos)
         dst, srows = plan.links[b]
         i, p = W.expand(dst)
-        wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+        wvals[p] = cenc.run(E, nvals, npos)[E.pos()[srows[i] * S + W.sm[p]]]
     for (key, flags), j in turn.extra.ids.items():
         a, b = W.start[plan.n + j], W.start[plan.n + j + 1]
         if b > a:
@@ -285,14 +286,11 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
                  some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
-    A = _band(plan, "act")
-    av = cact.run(A, wvals, wpos)
+    av = cact.run(A, wvals, wpos, out=both[:A.n])
     apos = A.pos()
     nq, pids, kind, src, rest_off = plan.q
     Q = _band(plan, "q")
     qvals = np.zeros((Q.n, L))
-    # the outcomes' values read from one table: the Action rows, the Encounter table, zero
-    both = np.concatenate([av, wvals, np.zeros((1, L))])
     ptab = turn.shared.prob_table()[:, ::L]
     i, p = Q.expand(np.arange(nq))
     for a in range(0, len(p), Q_SLOTS):
