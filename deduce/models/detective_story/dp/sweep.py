@@ -93,11 +93,13 @@ class Sweep:
             report(f"laying out turn {t} of {T.TURNS}")
             nxt = Turn(t + 1, shared) if t < T.TURNS else None
             lay_out(recursion, cur, nxt, seen)
-            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else ())
+            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else (),
+                                 keep is None or t in keep)
             plans.append(plan)
             cur = nxt
         nxt_v = None
-        for plan in reversed(plans):
+        while plans:  # a turn's plan dropped once solved
+            plan = plans.pop()
             report(f"solving turn {plan.turn.t} (from turn {T.TURNS} back to turn {t0})")
             nxt_v = _backward(recursion, plan, nxt_v, keep is None or plan.turn.t in keep)
 
@@ -176,10 +178,12 @@ def _links(turn: Turn, place: dict) -> list:
     return out
 
 
-def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tuple:
+def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots,
+           kept: bool = True) -> tuple:
     """Turn ``turn``'s reachable SM bands from its start rows' (``vband``) and the
     Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
-    start band)``."""
+    start band)``; ``kept``: whether the turn's values go to the memo (else what only
+    writing them reads is dropped, ``Turn.release``)."""
     place, n, w_index = turn.encounter_places(recursion)
     q = _q_layout(recursion, turn, w_index)
     nq, _, kind, src, rest_off = q
@@ -221,7 +225,7 @@ def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tupl
         cenc.reach(E, N)
         bands[f"enc{b}"] = E.state()
         cencs.append(cenc)
-    turn.release()
+    turn.release(kept)
     return _Plan(turn, n, place, q, cand, links, bands, (cact, cencs)), N
 
 
@@ -325,8 +329,10 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     i, p = V.expand(np.arange(len(turn.vrows)))
     sm = V.sm[p]
     vv = ov[opos[orow[i] * S + sm]]
-    b = bq[i] >= 0
-    vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
+    b = np.flatnonzero(bq[i] >= 0)
+    for a in range(0, len(b), Q_SLOTS):  # a few slots at a time: no (slots, L) temporaries
+        r = b[a:a + Q_SLOTS]
+        vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
     if keep:
         vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():
