@@ -118,20 +118,27 @@ def _q_layout(recursion, turn: Turn, w_index) -> tuple:
         turn.qrow[(key, a)] = len(pid)
         probs = recursion.odds.bonus_probs(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
         grown = dict(spec.grown)
+        plain = [1 if o != "bonus" else 0 for o in spec.outcomes]
+        at = [spec.rows.get(o, 0) for o in spec.outcomes]
+        bonus = spec.outcomes.index("bonus") if grown else None
         for c in range(spec.n_bonus):
-            pid.append([shared.prob_row(probs, c, j, spec.with_sm)
-                        for j in range(len(spec.outcomes))])
-            kind.append([1 if o != "bonus" else 2 if c in grown else 0 for o in spec.outcomes])
-            src.append([spec.rows[o] if o != "bonus" else w_index(grown[c]) if c in grown
-                        else 0 for o in spec.outcomes])
+            pid.append(shared.prob_rows(probs, c, len(spec.outcomes), spec.with_sm))
+            if c in grown:  # the +1 row reads next turn's Encounter phase of the bonus
+                k, r = plain.copy(), at.copy()
+                k[bonus], r[bonus] = 2, w_index(grown[c])
+                kind.append(k)
+                src.append(r)
+            else:
+                kind.append(plain)
+                src.append(at)
     nq = len(pid)
     for i, (ka, _) in enumerate(rests):
         turn.qrow[ka] = nq + i
     width = max(map(len, pid), default=1)
-    arrays = [np.zeros((nq, width), dtype=d) for d in (INDEX, np.int8, INDEX)]
-    for q in range(nq):
-        for arr, rows in zip(arrays, (pid, kind, src)):
-            arr[q, :len(rows[q])] = rows[q]
+    pad = lambda rows: [r if len(r) == width else list(r) + [0] * (width - len(r))  # noqa: E731
+                        for r in rows]
+    arrays = [np.array(pad(rows), dtype=d).reshape(nq, width)
+              for rows, d in ((pid, INDEX), (kind, np.int8), (src, INDEX))]
     return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=INDEX),)
 
 
