@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from deduce.models.detective_story import combat as C
-from deduce.models.detective_story.dp.grid import SL, MoveTable, by_sm
+from deduce.models.detective_story.dp.grid import SL, MoveTable, by_sm, compose
 from deduce.models.detective_story.dp.modes import Flags, ModeKeys, flags_of
 from deduce.models.detective_story.dp.trace import CombatNode, Expr, Leaf, MaxNode, Ref, end_case
 from deduce.models.detective_story.state import Case
@@ -63,29 +63,42 @@ class Compiler:
             w.flags.writeable = False
         return out
 
-    def compile(self, expr: Expr, start: Case) -> Lump:
+    def compile(self, expr: Expr, start: Case, ends: dict | None = None) -> Lump:
         """``expr`` (traced from ``start``) with its leaves merged by where they lead (see
         ``Lump``). Equal decision nodes (a fight reached by each of option 3's starts)
-        become one object, valued once per ``evaluate``."""
+        become one object, valued once per ``evaluate``. ``ends``: per leaf's changed
+        fields (``Leaf.over``), what the end case is (its ``Target``, or its value if it
+        ends the case) from ``start``, filled as the leaves are seen (SM and Luck are not
+        part of it)."""
+        if ends is None:
+            ends = {}
         const = 0.0
         merged: dict = {}
         nodes = []
         for w, node in expr:
             if type(node) is Leaf:
-                end = end_case(start, node)
-                if end.outcome is not None:
-                    const = const + w * (1.0 if end.won else 0.0)
+                end = ends.get(node.over)
+                if end is None:
+                    case = end_case(start, node)
+                    end = ends[node.over] = ((1.0 if case.won else 0.0) if case.over else
+                                             Target(self.modes.key(case), flags_of(case)))
+                if type(end) is float:
+                    const = const + w * end
                     continue
-                key = (Target(self.modes.key(end), flags_of(end)), end.sm, end.luck)
+                if type(node.sm) is int:  # a concrete trace: the end values themselves
+                    sm, luck = node.sm, node.luck
+                else:
+                    sm, luck = compose(start.sm, node.sm), compose(start.luck, node.luck)
+                key = (end, sm, luck)
                 merged[key] = merged.get(key, 0.0) + w
             elif type(node) is Ref:
                 nodes.append((self._weight(w), node))
             elif type(node) is MaxNode:
-                subs = tuple(self.compile(o, start) for o in node.options)
+                subs = tuple(self.compile(o, start, ends) for o in node.options)
                 nodes.append((self._weight(w), self._intern(("max",) + tuple(map(id, subs)),
                                                      MaxNode(subs))))
             else:
-                terms = tuple((t, self.compile(sub, start)) for t, sub in node.terms)
+                terms = tuple((t, self.compile(sub, start, ends)) for t, sub in node.terms)
                 nodes.append((self._weight(w), self._intern(("fight", node.setup) + tuple(
                     (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
         targets = tuple(t for t, _, _ in merged)

@@ -261,7 +261,7 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     P = ptab[pids[i], sm[:, None]][:, :, None]
     keep = (P * V).sum(axis=1)
     again = np.zeros_like(keep)
-    again[:, 1:] = (P * V[:, :, :-1]).sum(axis=1)  # Luck l re-rolls at Luck l - 1
+    again[:, 1:] = keep[:, :-1]  # Luck l re-rolls at Luck l - 1 (P does not read Luck)
     best = (P * np.maximum(V, again[:, None, :])).sum(axis=1)
     return np.where(CAN_SPEND[:L], best, keep)
 
