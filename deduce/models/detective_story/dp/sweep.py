@@ -101,7 +101,8 @@ class Sweep:
         while plans:  # a turn's plan dropped once solved
             plan = plans.pop()
             report(f"solving turn {plan.turn.t} (from turn {T.TURNS} back to turn {t0})")
-            nxt_v = _backward(recursion, plan, nxt_v, keep is None or plan.turn.t in keep)
+            held, nxt_v = [nxt_v], None  # dropped by ``_backward`` once read
+            nxt_v = _backward(recursion, plan, held, keep is None or plan.turn.t in keep)
 
 
 def _q_layout(recursion, turn: Turn, w_index) -> tuple:
@@ -266,11 +267,12 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     return np.where(CAN_SPEND[:L], best, keep)
 
 
-def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
-    """Turn ``plan.turn``'s values from next turn's (``(Band, values)`` of its start
-    table, None after turn 12); returns this turn's. Fills the memo if ``keep``."""
+def _backward(recursion, plan: _Plan, held: list, keep: bool):
+    """Turn ``plan.turn``'s values from next turn's (``held``: ``[(Band, values)]`` of its
+    start table, ``[None]`` after turn 12; emptied, so that they are freed once the
+    Encounter table is made); returns this turn's. Fills the memo if ``keep``."""
     turn, t, memo = plan.turn, plan.turn.t, recursion.memo
-    nband, nvals = nxt_v if nxt_v is not None else zero_table()
+    nband, nvals = held.pop() or zero_table()
     npos = nband.pos()
     cact, cencs = plan.batches
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
@@ -283,6 +285,7 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
         dst, srows = plan.links[b]
         i, p = W.expand(dst)
         wvals[p] = cenc.run(E, nvals, npos)[E.pos()[srows[i] * S + W.sm[p]]]
+    del nvals
     for (key, flags), j in turn.extra.ids.items():
         a, b = W.start[plan.n + j], W.start[plan.n + j + 1]
         if b > a:
@@ -331,6 +334,7 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
         v[~at_w] = qvals[qpos[r[~at_w]]]
         np.maximum(ov, v, out=ov)
     ov[empty[i]] = 0.0
+    del both, av, wvals  # the Action rows' and the Encounter table's values are read
     opos = O.pos()
     V = _band(plan, "v")
     i, p = V.expand(np.arange(len(turn.vrows)))
