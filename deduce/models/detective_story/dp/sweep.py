@@ -14,12 +14,14 @@ the dense sweep, ``dense``). Three passes:
   Action), an Action's value its rows' (every Luck: the re-roll reads one Luck less), the
   Action rows and the Encounter phases their sources' (``compact.CompactBatch.reach``),
   and so to next turn's start rows. Each batch is compiled into arrays once
-  (``CompactBatch``) and its layout dropped;
+  (``CompactBatch``, int32 indices) and its layout dropped, and of a turn not kept for
+  the memo what only writing its values reads (``layout.Turn.release``);
 - **backward**, turn 12 to ``t0``: the Encounter batches from next turn's compact start
   values, the Action rows from the Encounter table, the Luck re-roll choice, the best
   Action, each on its reachable slots (``compact.CompactBatch.run``); working arrays live
-  for one turn. Flags no Action leaves (a hand-edited record) are valued by the plain
-  recursion (``Recursion.fallback``).
+  for one turn at most (each freed once read, a solved turn's plan dropped). Flags no
+  Action leaves (a hand-edited record) are valued by the plain recursion
+  (``Recursion.fallback``).
 """
 
 from __future__ import annotations
