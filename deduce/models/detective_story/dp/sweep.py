@@ -166,10 +166,14 @@ def _candidates(turn: Turn, place: dict) -> tuple:
     m = len(turn.vrows)
     orow = np.zeros(m, dtype=INDEX)
     bq = np.full(m, -1, dtype=INDEX)
-    for row, (vk, o, bonus, key) in turn.vspec.items():
-        orow[row] = o
+    at, o, b, q = [], [], [], []  # rows and their others rows; rows with a bonus, its value row
+    for row, (vk, others, bonus, key) in turn.vspec.items():
+        at.append(row)
+        o.append(others)
         if bonus is not None:
-            bq[row] = turn.qrow[(key, bonus)] + vk.bonus
+            b.append(row)
+            q.append(turn.qrow[(key, bonus)] + vk.bonus)
+    orow[at], bq[b] = o, q
     return which, rows, empty, orow, bq
 
 
