@@ -216,3 +216,37 @@ def test_flags_no_action_leaves_are_valued_by_the_recursion_after_one_sweep(tiny
     for _ in range(2):
         assert solver.after_action(cf.case, False) == pytest.approx(expected, abs=1e-12)
     assert counting.runs == 1 and solver.recursion.fallback.encounter_calls > 0
+
+
+def test_two_turns_kept_equal_the_dense_sweep_and_no_other_turn_is_written(tiny):
+    """``advise``'s sweep (two turns kept; the other turns drop what only writing the memo
+    reads once reached) against the dense sweep of every turn."""
+    cf = fresh(tiny, turn=10, villain="c201", sm=1, luck=2, clue_found=True)
+    reach, dense = Solver(cf.ctx), dense_solver(cf.ctx)
+    reach.prepare(cf.case, whole=False)
+    dense.prepare(cf.case)
+    for store in ("start", "action"):
+        a, b = getattr(reach.memo, store), getattr(dense.memo, store)
+        assert a and {k[0] for k in a} == {10, 11}  # the kept turns only
+        for k, v in a.items():
+            w = b[k][:len(v)] if v.ndim == 2 else b[k]
+            ok = ~np.isnan(v)
+            assert np.allclose(v[ok], w[ok], rtol=0, atol=1e-12), k
+    assert reach.q_values(cf.case, whole=False) == pytest.approx(dense.q_values(cf.case),
+                                                                 abs=1e-12)
+
+
+def test_equal_decision_weights_are_one_array(tiny):
+    """The compiler keeps one read-only array per distinct decision-node weight (thousands
+    of nodes share a few SM masks)."""
+    cf = fresh(tiny, turn=10, villain="c201", sm=1, luck=2, clue_found=True)
+    solver = Solver(cf.ctx)
+    solver.prepare(cf.case)
+    weights = [w for lump in solver.compiler.interned.values() if hasattr(lump, "const")
+               for w, _ in lump.nodes if isinstance(w, np.ndarray)]
+    assert weights  # the tiny campaign has SM-dependent decisions
+    by_bytes: dict = {}
+    for w in weights:
+        assert not w.flags.writeable
+        assert by_bytes.setdefault(w.tobytes(), w) is w
+    assert len(by_bytes) < len(weights)

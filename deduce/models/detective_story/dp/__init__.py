@@ -57,12 +57,20 @@ Dependencies go one way, each module importing only those above it:
 
 Where the time goes from a fresh case with the reachable sweep (a001, the shipped data
 with fights and wounds: 1.6 million leaf terms, 129 million (term, cell) pairs reached of
-680 million): tracing, compiling and laying out the turns about a third (Python), the
-reach pass a sixth, the backward pass the rest (gathers, ``bincount``, fights, the Luck
-choice); the cyclic garbage collector is off during a sweep (its passes over the layout's
-millions of small objects cost a third more). On the dense sweep a first touch of new
-memory costs as much as the arithmetic on the machine measured (``batch.Buffers``).
-Measured and not worth it on the dense sweep:
+680 million; about 12 s of CPU on the machine measured): tracing and compiling the
+phases (once per solver) about 2.8 s, laying the turns out about 2 s, the reach pass
+(compiling each batch into arrays, the bands) 2.3 s, the backward pass 4-5 s (gathers,
+``bincount``, fights, the Luck choice); the cyclic garbage collector is off during a
+sweep (its passes over the layout's millions of small objects cost a third more). Where
+the memory goes (a001, peak 0.40 GB): what the forward pass keeps for the backward one
+(each turn's compiled batches as int32/int8 index arrays of their reached rows, the
+bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn
+not kept for the memo drops the layout's dictionaries once reached), then the largest
+turn's working arrays (its Encounter and Action values in one array, each freed once
+read: about 0.15 GB). A fixed ``malloc`` mmap threshold would return about 45 MB more to the system but
+costs a third more CPU (page faults on every new array). On the dense sweep a first
+touch of new memory costs as much as the arithmetic on the machine measured
+(``batch.Buffers``). Measured and not worth it on the dense sweep:
 bounding the bonus labels by the turns a mode is reachable in a row (a sixth fewer
 labels), merging label rows whose sources are equal (a fifth fewer), valuing an Action's
 flags only on demand (more re-valued event lines than saved).

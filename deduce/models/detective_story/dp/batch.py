@@ -67,6 +67,7 @@ class Shared:
         self.wlist: list = [np.ones(SL)]  # vector weights (row 0 unused)
         self.probs: dict = {}  # (id(probabilities), bonus, outcome) -> row of ``plist``
         self.plist: list = [np.zeros(SL)]  # outcome probabilities over (SM, Luck)
+        self.prob_runs: dict = {}  # (id(probabilities), bonus, outcomes) -> rows (``prob_rows``)
         self._ptab = self._wtab = None
 
     def static(self, lump) -> tuple:
@@ -107,6 +108,15 @@ class Shared:
                 self.plist.append(np.repeat(p, L) if with_sm else np.full(SL, p[0]))
             self.probs[k] = i
         return i
+
+    def prob_rows(self, probs: np.ndarray, c: int, n: int, with_sm: bool) -> tuple:
+        """``prob_row`` of outcomes 0..``n - 1`` at carried bonus ``c`` (kept per
+        ``probs``: the Action tables of a sweep share a few)."""
+        k = (id(probs), c, n)
+        out = self.prob_runs.get(k)
+        if out is None:
+            out = self.prob_runs[k] = tuple(self.prob_row(probs, c, j, with_sm) for j in range(n))
+        return out
 
     def prob_table(self) -> np.ndarray:
         """Every row of ``prob_row`` so far."""

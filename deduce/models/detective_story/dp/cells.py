@@ -24,11 +24,13 @@ def sm_of_moves(table: np.ndarray) -> tuple:
 
 def nonzero_bounds(weights: np.ndarray) -> tuple:
     """For weights over SM ((k, S)): ``(nxt, prv)``, per row and SM the first SM at or
-    above it where the weight is not 0 (S if none) and the last at or below (-1)."""
+    above it where the weight is not 0 (S if none) and the last at or below (-1), as int8
+    (kept from the forward pass to the backward one)."""
     nz = weights != 0
-    idx = np.where(nz, np.arange(S), S)
-    nxt = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]
-    idx = np.where(nz, np.arange(S), -1)
+    sm = np.arange(S, dtype=np.int8)
+    idx = np.where(nz, sm, np.int8(S))
+    nxt = np.ascontiguousarray(np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1])
+    idx = np.where(nz, sm, np.int8(-1))
     prv = np.maximum.accumulate(idx, axis=1)
     return nxt, prv
 

@@ -25,11 +25,16 @@ PAIRS = 1 << 15
 FIGHT_SLOTS = 1 << 11
 
 
+#: row and id arrays kept from the forward pass to the backward one (a table has far
+#: fewer than 2**31 rows; half the memory of ``np.intp``)
+INDEX = np.int32
+
+
 def _spans(offs: list, xs: list) -> np.ndarray:
-    """``offs[i] .. offs[i] + xs[i] - 1`` for every i, concatenated."""
-    offs, xs = np.asarray(offs, dtype=np.intp), np.asarray(xs, dtype=np.intp)
-    starts = np.cumsum(xs) - xs
-    return np.arange(int(xs.sum()), dtype=np.intp) + np.repeat(offs - starts, xs)
+    """``offs[i] .. offs[i] + xs[i] - 1`` for every i, concatenated (``INDEX``)."""
+    offs, xs = np.asarray(offs, dtype=INDEX), np.asarray(xs, dtype=INDEX)
+    starts = np.cumsum(xs, dtype=INDEX) - xs
+    return np.arange(int(xs.sum()), dtype=INDEX) + np.repeat(offs - starts, xs)
 
 
 def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
@@ -61,9 +66,11 @@ class CompactBatch:
         self.n = batch.n
         self.move_sm, self.move_luck = sm_of_moves(shared.moves.table)
         self.luck_kept = (self.move_luck == np.arange(L)).all(axis=1)  # per move id
-        terms = batch.leaf_terms()
-        order = np.argsort(terms[0], kind="stable")  # by out row: a chunk adds to a window
-        self.terms = tuple(a[order] for a in terms)
+        rows, srcs, moves, wts, vec = batch.leaf_terms()
+        order = np.argsort(rows, kind="stable")  # by out row: a chunk adds to a window
+        self.terms = (rows[order].astype(INDEX), srcs[order].astype(INDEX),
+                      moves[order].astype(INDEX), wts[order], vec[order].astype(INDEX))
+        del rows, srcs, moves, wts, vec, order
         wv = shared.weight_table()[:, ::L]  # after the terms: they register their weights
         self.wv = wv
         self.wnext, self.wprev = nonzero_bounds(wv)
@@ -80,11 +87,12 @@ class CompactBatch:
             elif c:
                 so.append(off), sx.append(x), sv.append(float(c))
         self.const_s = (_spans(so, sx), np.repeat(np.array(sv, dtype=float), sx))
-        self.const_v = (_spans(vo, vx), np.repeat(np.array(vi, dtype=np.intp), vx),
+        self.const_v = (_spans(vo, vx), np.repeat(np.array(vi, dtype=INDEX), vx),
                         np.array(ctab) if ctab else np.zeros((0, S, L)))
         # decision nodes level by level
         self.top = max(batch.levels.values(), default=0)
-        nw = [np.ones(S)]  # node weights over SM; row 0: a scalar weight
+        nw = [np.ones(S)]  # node weights over SM, one row per weight; row 0: a scalar weight
+        nw_row: dict = {}  # id(weight) -> its row (``Compiler`` keeps equal weights one array)
         self.node_edges: dict = {}  # level -> (parent rows, child rows, scalar, weight row)
         for level, parents in batch.parents.items():
             po, co, xs, ws, wr = [], [], [], [], []
@@ -92,13 +100,16 @@ class CompactBatch:
                 for x, src, w in batch.nodes[off]:
                     po.append(off), co.append(src), xs.append(x)
                     if isinstance(w, np.ndarray):
-                        ws.append(1.0), wr.append(len(nw))
-                        nw.append(w[::L])
+                        r = nw_row.get(id(w))
+                        if r is None:
+                            r = nw_row[id(w)] = len(nw)
+                            nw.append(w[::L])
+                        ws.append(1.0), wr.append(r)
                     else:
                         ws.append(float(w)), wr.append(0)
             self.node_edges[level] = (_spans(po, xs), _spans(co, xs),
                                       np.repeat(np.array(ws, dtype=float), xs),
-                                      np.repeat(np.array(wr, dtype=np.intp), xs))
+                                      np.repeat(np.array(wr, dtype=INDEX), xs))
         self.nw = np.array(nw)
         self.nnext, self.nprev = nonzero_bounds(self.nw)
         self.max_edges: dict = {}  # level -> [(node rows, k-th option rows), ...]
@@ -141,6 +152,27 @@ class CompactBatch:
         lo, hi = self.wnext[vec, lo], self.wprev[vec, np.maximum(hi, 0)]
         ok = lo <= hi
         src.grow(srcs[ok], self.move_sm[moves[ok], lo[ok]], self.move_sm[moves[ok], hi[ok]])
+        self._drop_unreached(band.lo <= band.hi)
+
+    def _drop_unreached(self, reached: np.ndarray) -> None:
+        """Keep the terms, edges and constants of the ``reached`` rows only (``band`` is
+        final once ``reach`` is done): an unreached row has no slot, so ``run`` reads
+        nothing of it, and the others keep their order (the same chunks, the same sums)."""
+        t = reached[self.terms[0]]
+        self.terms = tuple(a[t] for a in self.terms)
+        for level, (pr, cr, ws, wr) in self.node_edges.items():
+            k = reached[pr]
+            self.node_edges[level] = (pr[k], cr[k], ws[k], wr[k])
+        for level, per_k in self.max_edges.items():
+            self.max_edges[level] = [(nr[reached[nr]], orr[reached[nr]]) for nr, orr in per_k]
+        for level, fights in self.fight_edges.items():
+            self.fight_edges[level] = [(setup, terms, nr[reached[nr]],
+                                        [s[reached[nr]] for s in subs])
+                                       for setup, terms, nr, subs in fights]
+        srow, sval = self.const_s
+        self.const_s = (srow[reached[srow]], sval[reached[srow]])
+        vrow, vid, ctab = self.const_v
+        self.const_v = (vrow[reached[vrow]], vid[reached[vrow]], ctab)
 
     @staticmethod
     def _grow_weighted(band, rows, lo, hi, ws, wr, nxt, prv) -> None:
@@ -149,11 +181,14 @@ class CompactBatch:
         band.grow(rows, nxt[wr, lo], prv[wr, hi])
 
     # -- their values
-    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray) -> np.ndarray:
+    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None) -> np.ndarray:
         """The values (slots, L) of ``band`` (this batch's laid-out band, ``reach``), from
         the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
-        source)."""
-        out = np.zeros((band.n, L))
+        source), in ``out`` if given (a (slots, L) array, overwritten)."""
+        if out is None:
+            out = np.zeros((band.n, L))
+        else:
+            out[:] = 0.0
         rows, srcs, moves, wts, vec = self.terms
         if len(rows):
             for i, p in _chunks(band, rows):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from deduce.models.detective_story import combat as C
-from deduce.models.detective_story.dp.grid import SL, MoveTable, by_sm
+from deduce.models.detective_story.dp.grid import SL, MoveTable, by_sm, compose
 from deduce.models.detective_story.dp.modes import Flags, ModeKeys, flags_of
 from deduce.models.detective_story.dp.trace import CombatNode, Expr, Leaf, MaxNode, Ref, end_case
 from deduce.models.detective_story.state import Case
@@ -38,10 +38,6 @@ class Lump(NamedTuple):
     nodes: tuple  # ((weight, MaxNode or CombatNode of Lumps, or Ref), ...)
 
 
-def _bytes(w):
-    return w.tobytes() if isinstance(w, np.ndarray) else w
-
-
 class Compiler:
     """Compiles expressions of one solver (its ``ModeKeys`` and ``MoveTable``) and values
     the lumps; ``interned``: equal compiled pieces, one object each."""
@@ -50,34 +46,60 @@ class Compiler:
         self.modes = modes
         self.moves = moves
         self.interned: dict = {}
+        self._weights: dict = {}  # bytes of a decision node's weight -> the one array
 
     def _intern(self, key: tuple, obj):
         return self.interned.setdefault(key, obj)
 
-    def compile(self, expr: Expr, start: Case) -> Lump:
+    def _weight(self, w):
+        """A decision node's weight (``by_sm``): equal weights over SM are one read-only
+        array (thousands of nodes share a few SM masks), a float stays a float."""
+        w = by_sm(w)
+        if not isinstance(w, np.ndarray):
+            return w
+        out = self._weights.get(b := w.tobytes())
+        if out is None:
+            out = self._weights[b] = w
+            w.flags.writeable = False
+        return out
+
+    def compile(self, expr: Expr, start: Case, ends: dict | None = None) -> Lump:
         """``expr`` (traced from ``start``) with its leaves merged by where they lead (see
         ``Lump``). Equal decision nodes (a fight reached by each of option 3's starts)
-        become one object, valued once per ``evaluate``."""
+        become one object, valued once per ``evaluate``. ``ends``: per leaf's changed
+        fields (``Leaf.over``), what the end case is (its ``Target``, or its value if it
+        ends the case) from ``start``, filled as the leaves are seen (SM and Luck are not
+        part of it)."""
+        if ends is None:
+            ends = {}
         const = 0.0
         merged: dict = {}
         nodes = []
         for w, node in expr:
             if type(node) is Leaf:
-                end = end_case(start, node)
-                if end.outcome is not None:
-                    const = const + w * (1.0 if end.won else 0.0)
+                end = ends.get(node.over)
+                if end is None:
+                    case = end_case(start, node)
+                    end = ends[node.over] = ((1.0 if case.won else 0.0) if case.over else
+                                             Target(self.modes.key(case), flags_of(case)))
+                if type(end) is float:
+                    const = const + w * end
                     continue
-                key = (Target(self.modes.key(end), flags_of(end)), end.sm, end.luck)
+                if type(node.sm) is int:  # a concrete trace: the end values themselves
+                    sm, luck = node.sm, node.luck
+                else:
+                    sm, luck = compose(start.sm, node.sm), compose(start.luck, node.luck)
+                key = (end, sm, luck)
                 merged[key] = merged.get(key, 0.0) + w
             elif type(node) is Ref:
-                nodes.append((by_sm(w), node))
+                nodes.append((self._weight(w), node))
             elif type(node) is MaxNode:
-                subs = tuple(self.compile(o, start) for o in node.options)
-                nodes.append((by_sm(w), self._intern(("max",) + tuple(map(id, subs)),
+                subs = tuple(self.compile(o, start, ends) for o in node.options)
+                nodes.append((self._weight(w), self._intern(("max",) + tuple(map(id, subs)),
                                                      MaxNode(subs))))
             else:
-                terms = tuple((t, self.compile(sub, start)) for t, sub in node.terms)
-                nodes.append((by_sm(w), self._intern(("fight", node.setup) + tuple(
+                terms = tuple((t, self.compile(sub, start, ends)) for t, sub in node.terms)
+                nodes.append((self._weight(w), self._intern(("fight", node.setup) + tuple(
                     (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
         targets = tuple(t for t, _, _ in merged)
         n = len(targets)
@@ -89,7 +111,8 @@ class Compiler:
         const = by_sm(const)
         lump = Lump(const, targets, moves, wts, tuple(nodes))
         key = ("lump", const.tobytes() if isinstance(const, np.ndarray) else const, targets,
-               moves.tobytes(), wts.tobytes(), tuple((id(n), _bytes(w)) for w, n in nodes))
+               moves.tobytes(), wts.tobytes(),
+               tuple((id(n), id(w) if isinstance(w, np.ndarray) else w) for w, n in nodes))
         return self._intern(key, lump)
 
     def evaluate(self, lump: Lump, get, memo: dict | None = None, refs=None):

@@ -32,6 +32,7 @@ class RowIndex:
 
     def __init__(self):
         self.ids: dict = {}
+        self._n = None
 
     def row(self, name) -> int:
         """The row of ``name`` (the next free one on first use)."""
@@ -41,7 +42,11 @@ class RowIndex:
         return i
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self.ids) if self._n is None else self._n
+
+    def forget(self) -> None:
+        """Drop the names, keeping the row count (``row`` no longer works)."""
+        self._n, self.ids = len(self.ids), None
 
 
 class NextTurn:
@@ -135,10 +140,16 @@ class Turn:
             self._wrows[(key, flags)] = hit
         return hit
 
-    def release(self) -> None:
+    def release(self, kept: bool = True) -> None:
         """Drop what only laying the turn out reads (``w_row``, ``after``, ``others``,
-        ``need``): the turn is laid out and its batches compiled."""
+        ``need``, the start rows' names): the turn is laid out and its batches compiled;
+        unless its values are ``kept`` for the memo, also what only writing them reads
+        (``vspec``, ``acts``, ``qrow``, ``wkeys``, ``ocands`` but their count)."""
         self.after = self.others = self.need = self._wrows = None
+        self.vrows.forget()
+        if not kept:
+            self.vspec = self.acts = self.qrow = self.wkeys = None
+            self.ocands = [None] * len(self.ocands)
 
     def encounter_places(self, recursion) -> tuple:
         """The order of this turn's Encounter table: ``(place, n, w_index)``, ``place[key]``

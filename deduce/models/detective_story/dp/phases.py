@@ -70,10 +70,11 @@ class Phases:
         if lumps is None:
             lumps = self.rows[rk] = {}
             start = cleared._replace(turn=0)
+            ends: dict = {}  # the rows' leaves from one start (``Compiler.compile``)
             for o in outcomes:
                 if o != "bonus":
                     expr = self.tracer.trace(lambda w, c, o=o: k_row(w, c, o), start)
-                    lumps[o] = self.compiler.compile(expr, start)
+                    lumps[o] = self.compiler.compile(expr, start, ends)
         return lumps
 
     def line(self, key: Case, line: str) -> Lump:

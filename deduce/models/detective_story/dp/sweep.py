@@ -14,12 +14,14 @@ the dense sweep, ``dense``). Three passes:
   Action), an Action's value its rows' (every Luck: the re-roll reads one Luck less), the
   Action rows and the Encounter phases their sources' (``compact.CompactBatch.reach``),
   and so to next turn's start rows. Each batch is compiled into arrays once
-  (``CompactBatch``) and its layout dropped;
+  (``CompactBatch``, int32 indices) and its layout dropped, and of a turn not kept for
+  the memo what only writing its values reads (``layout.Turn.release``);
 - **backward**, turn 12 to ``t0``: the Encounter batches from next turn's compact start
   values, the Action rows from the Encounter table, the Luck re-roll choice, the best
   Action, each on its reachable slots (``compact.CompactBatch.run``); working arrays live
-  for one turn. Flags no Action leaves (a hand-edited record) are valued by the plain
-  recursion (``Recursion.fallback``).
+  for one turn at most (each freed once read, a solved turn's plan dropped). Flags no
+  Action leaves (a hand-edited record) are valued by the plain recursion
+  (``Recursion.fallback``).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import numpy as np
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.batch import Buffers, Shared
 from deduce.models.detective_story.dp.cells import Band
-from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
+from deduce.models.detective_story.dp.compact import INDEX, CompactBatch, zero_table
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
 from deduce.models.detective_story.dp.memo import merged
@@ -93,13 +95,16 @@ class Sweep:
             report(f"laying out turn {t} of {T.TURNS}")
             nxt = Turn(t + 1, shared) if t < T.TURNS else None
             lay_out(recursion, cur, nxt, seen)
-            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else ())
+            plan, vband = _reach(recursion, cur, nxt, vband, wroots if t == t0 else (),
+                                 keep is None or t in keep)
             plans.append(plan)
             cur = nxt
         nxt_v = None
-        for plan in reversed(plans):
+        while plans:  # a turn's plan dropped once solved
+            plan = plans.pop()
             report(f"solving turn {plan.turn.t} (from turn {T.TURNS} back to turn {t0})")
-            nxt_v = _backward(recursion, plan, nxt_v, keep is None or plan.turn.t in keep)
+            held, nxt_v = [nxt_v], None  # dropped by ``_backward`` once read
+            nxt_v = _backward(recursion, plan, held, keep is None or plan.turn.t in keep)
 
 
 def _q_layout(recursion, turn: Turn, w_index) -> tuple:
@@ -116,21 +121,28 @@ def _q_layout(recursion, turn: Turn, w_index) -> tuple:
         turn.qrow[(key, a)] = len(pid)
         probs = recursion.odds.bonus_probs(spec.table, spec.mod, spec.with_sm, spec.n_bonus)
         grown = dict(spec.grown)
+        plain = [1 if o != "bonus" else 0 for o in spec.outcomes]
+        at = [spec.rows.get(o, 0) for o in spec.outcomes]
+        bonus = spec.outcomes.index("bonus") if grown else None
         for c in range(spec.n_bonus):
-            pid.append([shared.prob_row(probs, c, j, spec.with_sm)
-                        for j in range(len(spec.outcomes))])
-            kind.append([1 if o != "bonus" else 2 if c in grown else 0 for o in spec.outcomes])
-            src.append([spec.rows[o] if o != "bonus" else w_index(grown[c]) if c in grown
-                        else 0 for o in spec.outcomes])
+            pid.append(shared.prob_rows(probs, c, len(spec.outcomes), spec.with_sm))
+            if c in grown:  # the +1 row reads next turn's Encounter phase of the bonus
+                k, r = plain.copy(), at.copy()
+                k[bonus], r[bonus] = 2, w_index(grown[c])
+                kind.append(k)
+                src.append(r)
+            else:
+                kind.append(plain)
+                src.append(at)
     nq = len(pid)
     for i, (ka, _) in enumerate(rests):
         turn.qrow[ka] = nq + i
     width = max(map(len, pid), default=1)
-    arrays = [np.zeros((nq, width), dtype=np.intp) for _ in range(3)]
-    for q in range(nq):
-        for arr, rows in zip(arrays, (pid, kind, src)):
-            arr[q, :len(rows[q])] = rows[q]
-    return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=np.intp),)
+    pad = lambda rows: [r if len(r) == width else list(r) + [0] * (width - len(r))  # noqa: E731
+                        for r in rows]
+    arrays = [np.array(pad(rows), dtype=d).reshape(nq, width)
+              for rows, d in ((pid, INDEX), (kind, np.int8), (src, INDEX))]
+    return (nq,) + tuple(arrays) + (np.array([off for _, off in rests], dtype=INDEX),)
 
 
 def _candidates(turn: Turn, place: dict) -> tuple:
@@ -139,8 +151,8 @@ def _candidates(turn: Turn, place: dict) -> tuple:
     the Action value row of its carried bonus (-1: none)."""
     n = len(turn.ocands)
     width = max(map(len, turn.ocands), default=1)
-    which = np.zeros((n, width), dtype=np.intp)
-    rows = np.zeros((n, width), dtype=np.intp)
+    which = np.zeros((n, width), dtype=np.int8)
+    rows = np.zeros((n, width), dtype=INDEX)
     for row, cands in enumerate(turn.ocands):
         for k, c in enumerate(cands):
             if c[0] == "w":
@@ -152,12 +164,16 @@ def _candidates(turn: Turn, place: dict) -> tuple:
             which[row, len(cands):], rows[row, len(cands):] = which[row, 0], rows[row, 0]
     empty = np.array([not c for c in turn.ocands], dtype=bool)
     m = len(turn.vrows)
-    orow = np.zeros(m, dtype=np.intp)
-    bq = np.full(m, -1, dtype=np.intp)
-    for row, (vk, o, bonus, key) in turn.vspec.items():
-        orow[row] = o
+    orow = np.zeros(m, dtype=INDEX)
+    bq = np.full(m, -1, dtype=INDEX)
+    at, o, b, q = [], [], [], []  # rows and their others rows; rows with a bonus, its value row
+    for row, (vk, others, bonus, key) in turn.vspec.items():
+        at.append(row)
+        o.append(others)
         if bonus is not None:
-            bq[row] = turn.qrow[(key, bonus)] + vk.bonus
+            b.append(row)
+            q.append(turn.qrow[(key, bonus)] + vk.bonus)
+    orow[at], bq[b] = o, q
     return which, rows, empty, orow, bq
 
 
@@ -170,16 +186,18 @@ def _links(turn: Turn, place: dict) -> list:
             if kb == b:
                 dst.append(np.arange(place[key], place[key] + len(every) + 1))
                 src.append(np.r_[off:off + len(every), wait])
-        cat = (lambda a: np.concatenate(a).astype(np.intp)) if dst else (
-            lambda a: np.zeros(0, dtype=np.intp))
+        cat = (lambda a: np.concatenate(a).astype(INDEX)) if dst else (
+            lambda a: np.zeros(0, dtype=INDEX))
         out.append((cat(dst), cat(src)))
     return out
 
 
-def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tuple:
+def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots,
+           kept: bool = True) -> tuple:
     """Turn ``turn``'s reachable SM bands from its start rows' (``vband``) and the
     Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
-    start band)``."""
+    start band)``; ``kept``: whether the turn's values go to the memo (else what only
+    writing them reads is dropped, ``Turn.release``)."""
     place, n, w_index = turn.encounter_places(recursion)
     q = _q_layout(recursion, turn, w_index)
     nq, _, kind, src, rest_off = q
@@ -221,7 +239,7 @@ def _reach(recursion, turn: Turn, nxt: Turn | None, vband: Band, wroots) -> tupl
         cenc.reach(E, N)
         bands[f"enc{b}"] = E.state()
         cencs.append(cenc)
-    turn.release()
+    turn.release(kept)
     return _Plan(turn, n, place, q, cand, links, bands, (cact, cencs)), N
 
 
@@ -250,27 +268,30 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     P = ptab[pids[i], sm[:, None]][:, :, None]
     keep = (P * V).sum(axis=1)
     again = np.zeros_like(keep)
-    again[:, 1:] = (P * V[:, :, :-1]).sum(axis=1)  # Luck l re-rolls at Luck l - 1
+    again[:, 1:] = keep[:, :-1]  # Luck l re-rolls at Luck l - 1 (P does not read Luck)
     best = (P * np.maximum(V, again[:, None, :])).sum(axis=1)
     return np.where(CAN_SPEND[:L], best, keep)
 
 
-def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
-    """Turn ``plan.turn``'s values from next turn's (``(Band, values)`` of its start
-    table, None after turn 12); returns this turn's. Fills the memo if ``keep``."""
+def _backward(recursion, plan: _Plan, held: list, keep: bool):
+    """Turn ``plan.turn``'s values from next turn's (``held``: ``[(Band, values)]`` of its
+    start table, ``[None]`` after turn 12; emptied, so that they are freed once the
+    Encounter table is made); returns this turn's. Fills the memo if ``keep``."""
     turn, t, memo = plan.turn, plan.turn.t, recursion.memo
-    nband, nvals = nxt_v if nxt_v is not None else zero_table()
+    nband, nvals = held.pop() or zero_table()
     npos = nband.pos()
     cact, cencs = plan.batches
-    # the Encounter table
-    W = _band(plan, "w")
-    wvals = np.zeros((W.n, L))
+    # the Encounter table, inside one array with the Action rows' values and a row of zeros
+    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
+    W, A = _band(plan, "w"), _band(plan, "act")
+    both = np.zeros((A.n + W.n + 1, L))
+    wvals = both[A.n:A.n + W.n]
     for b, cenc in enumerate(cencs):
         E = _band(plan, f"enc{b}")
-        ev = cenc.run(E, nvals, npos)
         dst, srows = plan.links[b]
         i, p = W.expand(dst)
-        wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+        wvals[p] = cenc.run(E, nvals, npos)[E.pos()[srows[i] * S + W.sm[p]]]
+    del nvals
     for (key, flags), j in turn.extra.ids.items():
         a, b = W.start[plan.n + j], W.start[plan.n + j + 1]
         if b > a:
@@ -285,14 +306,11 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
                  some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
-    A = _band(plan, "act")
-    av = cact.run(A, wvals, wpos)
+    av = cact.run(A, wvals, wpos, out=both[:A.n])
     apos = A.pos()
     nq, pids, kind, src, rest_off = plan.q
     Q = _band(plan, "q")
     qvals = np.zeros((Q.n, L))
-    # the outcomes' values read from one table: the Action rows, the Encounter table, zero
-    both = np.concatenate([av, wvals, np.zeros((1, L))])
     ptab = turn.shared.prob_table()[:, ::L]
     i, p = Q.expand(np.arange(nq))
     for a in range(0, len(p), Q_SLOTS):
@@ -322,13 +340,16 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
         v[~at_w] = qvals[qpos[r[~at_w]]]
         np.maximum(ov, v, out=ov)
     ov[empty[i]] = 0.0
+    del both, av, wvals  # the Action rows' and the Encounter table's values are read
     opos = O.pos()
     V = _band(plan, "v")
     i, p = V.expand(np.arange(len(turn.vrows)))
     sm = V.sm[p]
     vv = ov[opos[orow[i] * S + sm]]
-    b = bq[i] >= 0
-    vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
+    b = np.flatnonzero(bq[i] >= 0)
+    for a in range(0, len(b), Q_SLOTS):  # a few slots at a time: no (slots, L) temporaries
+        r = b[a:a + Q_SLOTS]
+        vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
     if keep:
         vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():

@@ -58,15 +58,19 @@ Expr = tuple
 PLAIN_FIELDS = tuple(i for i, f in enumerate(Case._fields) if f not in ("sm", "luck"))
 
 
+_SM, _LUCK = Case._fields.index("sm"), Case._fields.index("luck")
+
+
 def end_case(start: Case, leaf: Leaf) -> Case:
     """The case ``leaf`` ends at, for a trace from ``start`` (SM and Luck composed)."""
     vals = list(start)
     for i, v in leaf.over:
         vals[i] = v
     if type(leaf.sm) is int:  # a concrete trace: the end values themselves
-        return Case._make(vals)._replace(sm=leaf.sm, luck=leaf.luck)
-    return Case._make(vals)._replace(sm=compose(start.sm, leaf.sm),
-                                     luck=compose(start.luck, leaf.luck))
+        vals[_SM], vals[_LUCK] = leaf.sm, leaf.luck
+    else:
+        vals[_SM], vals[_LUCK] = compose(start.sm, leaf.sm), compose(start.luck, leaf.luck)
+    return Case._make(vals)
 
 
 def reindex(w, sm):
