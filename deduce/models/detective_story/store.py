@@ -45,8 +45,9 @@ STORES = ("start", "action", "encounter_all")
 MEMORY, CACHED, SOLVED = "memory", "cache", "solved"
 
 _warned: set = set()
-#: ``pack`` checks cells for NaN this many at a time
-_CHUNK_CELLS = 1 << 20
+#: the (SM, every Luck) slots of one chunk of an entry (544 KiB of values): a command
+#: reading a few values reads a few chunks
+CHUNK_SLOTS = 1 << 12
 
 
 def _key_types() -> dict:
@@ -81,11 +82,32 @@ def case_key(ctx) -> str:
 
 
 # ----------------------------------------------------------------------------- the memo
-def pack(memo) -> dict:
-    """The stores ``STORES`` of ``memo`` as arrays (see the module's docstring)."""
+def _store_turns(memo) -> list:
+    """``(store, turn, [(key, value), ...])`` of ``memo``'s stores ``STORES``, in order."""
+    out = []
+    for name in STORES:
+        by_turn: dict = {}
+        for k, v in getattr(memo, name).items():
+            by_turn.setdefault(k[0], []).append((k, v))
+        out += [(name, t, by_turn[t]) for t in sorted(by_turn)]
+    return out
+
+
+def _pieces(value) -> tuple:
+    """A memo value's pieces as ``memo.Rows`` (a tuple's each, else the value)."""
+    from deduce.models.detective_story.dp.memo import Rows
+
+    return tuple(Rows.of(p) for p in (value if type(value) is tuple else (value,)))
+
+
+def pack(memo):
+    """The stores ``STORES`` of ``memo`` as (name, array) pairs, made one at a time (see
+    the module's docstring; ``dict(pack(memo))`` for all at once)."""
     import json
 
     import numpy as np
+
+    from deduce.models.detective_story.dp.grid import L
 
     types = _key_types()
     flat = {cls: name for name, cls in types.items() if issubclass(cls, tuple)}
@@ -104,243 +126,347 @@ def pack(memo) -> dict:
             atoms.append(encoded)
         return i
 
-    arrays = {}
-    for name in STORES:
-        store = getattr(memo, name)
-        keys = [[atom(part) for part in k] for k in store]
-        arity = {len(k) for k in keys} or {0}
-        if len(arity) > 1:
+    table = []
+    for name, t, items in _store_turns(memo):
+        keys = [[atom(part) for part in k] for k, _ in items]
+        if len({len(k) for k in keys}) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
-        parts, shapes, finite = [], [], []
-        chunk: list = []  # cells gathered a few MB at a time: no dense copy of the memo
-        held = 0
-        total = sum(np.size(p) for v in store.values() for p in (v if type(v) is tuple else (v,)))
-        known = np.empty(total)  # the finite cells go here: only those pages are touched
-        n_known = 0
-
-        def flush():
-            nonlocal n_known
-            cells = np.concatenate(chunk)
-            f = np.isfinite(cells)
-            finite.append(f)
-            got = cells if f.all() else cells[f]
-            known[n_known:n_known + len(got)] = got
-            n_known += len(got)
-            chunk.clear()
-
-        for value in store.values():
-            pieces = value if isinstance(value, tuple) else (value,)
-            parts.append(len(pieces) if isinstance(value, tuple) else -1)
-            for piece in pieces:
-                a = np.asarray(piece, dtype=np.float64)
-                if a.ndim not in (1, 2):
-                    raise ValueError(f"memo store {name}: a value of shape {a.shape}")
-                shapes.append((a.ndim, a.shape[0], a.shape[-1]))
-                chunk.append(a.reshape(-1))
-                held += a.size
-                if held >= _CHUNK_CELLS:
-                    flush()
-                    held = 0
-        if chunk:
-            flush()
-        arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), *arity)
-        arrays[f"{name}.parts"] = np.array(parts, dtype=np.int16)
-        arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
-        arrays[f"{name}.mask"] = np.packbits(np.concatenate(finite)) if finite else \
-            np.zeros(0, dtype=np.uint8)
-        arrays[f"{name}.values"] = known[:n_known]
+        parts, pieces, rows, blocks = [], [], [], []
+        chunk, held, n_values = 0, 0, 0
+        for _, value in items:
+            got = _pieces(value)
+            parts.append(len(got) if type(value) is tuple else -1)
+            for p in got:
+                n = int(p.start[-1])
+                if held and held + n > CHUNK_SLOTS:  # this chunk is full: the next one
+                    yield f"{name}.{t}.c{chunk}", np.concatenate(blocks)
+                    chunk, held, blocks = chunk + 1, 0, []
+                pieces.append((p.ndim, len(p), chunk, held))
+                rows += zip(p.lo.tolist(), np.diff(p.start).tolist())
+                blocks.append(np.asarray(p.block, dtype=np.float64).reshape(n, L))
+                held += n
+                n_values += n * L
+        yield f"{name}.{t}.c{chunk}", (np.concatenate(blocks) if blocks
+                                       else np.zeros((0, L)))
+        yield f"{name}.{t}.keys", np.array(keys, dtype=np.int32).reshape(len(keys), -1)
+        yield f"{name}.{t}.parts", np.array(parts, dtype=np.int16)
+        yield f"{name}.{t}.pieces", np.array(pieces, dtype=np.int32).reshape(-1, 4)
+        yield f"{name}.{t}.rows", np.array(rows, dtype=np.int8).reshape(-1, 2)
+        table.append((STORES.index(name), t, len(keys), chunk + 1, n_values))
+    yield "index", np.array(table, dtype=np.int64).reshape(-1, 5)
     text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
-    arrays["atoms"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    return arrays
+    yield "atoms", np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
 
 
 def packed_size(memo) -> int:
-    """The bytes of ``pack(memo)``'s values and masks (its key tables come on top: a few
-    bytes per key), counted without packing."""
+    """The bytes of ``pack(memo)``'s values (its key and row tables come on top: a few
+    bytes per key and per row), counted without packing."""
     import numpy as np
 
     size = 0
     for name in STORES:
-        cells = 0
         for value in getattr(memo, name).values():
             for piece in (value if isinstance(value, tuple) else (value,)):
-                a = np.asarray(piece)
-                cells += a.size
-                size += 8 * int(np.count_nonzero(np.isfinite(a)))
-        size += (cells + 7) // 8  # the store's mask
+                if hasattr(piece, "block"):
+                    size += piece.block.nbytes
+                else:
+                    a = np.asarray(piece, dtype=np.float64)
+                    size += 8 * a.size  # an array: at most this (its interval of SM)
     return size
 
 
-def unpack(memo, arrays: dict) -> int:
-    """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
-    already (a value it holds takes the cells it does not know, NaN, from the entry);
-    returns the values read. ``ValueError`` (nothing put) if they are not a
-    packed memo: every table is checked here, so reading a value later cannot fail.
-    Each store becomes a ``LazyStore``: a value read is made on its first access (a
-    read-only view of the entry's values, or its cells put back among NaN), so a command
-    that reads a few values never spends the memory of the whole case."""
+def unpack(memo, arrays) -> int:
+    """Put the stores of ``arrays`` (``pack``'s, a mapping: a dict or a ``cache.Entry``)
+    into ``memo``, keeping what it holds already (a value it holds takes the cells it does
+    not know from the entry); returns the values the entry holds. ``ValueError`` (nothing
+    put) if its index and key table are not a packed memo's. Each store becomes a
+    ``LazyStore``: a turn's keys are read when a key of that turn is first asked, a value
+    when it is first read (its chunk, a read-only block), so a command that reads a few
+    values reads a few chunks. A table found inconsistent or a chunk damaged then
+    (``cache.CorruptEntry``) drops what is left of the entry with one warning: its values
+    are then not known (solved again), never trusted."""
     import json
 
     import numpy as np
 
     try:
-        atoms = _atoms(json.loads(bytes(arrays["atoms"]).decode("utf-8")))
-        stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
+        atoms = _Atoms(json.loads(bytes(arrays["atoms"]).decode("utf-8")))
+        table = np.asarray(arrays["index"])
+        if table.dtype != np.int64 or table.ndim != 2 or table.shape[1] != 5 or (
+                len(table) and (table[:, 0].min() < 0 or table[:, 0].max() >= len(STORES)
+                                or table[:, 2:].min() < 0)):
+            raise ValueError("bad index")
+        turns: dict = {name: {} for name in STORES}
+        for s, t, n_keys, n_chunks, n_values in table.tolist():
+            if t in turns[STORES[s]]:
+                raise ValueError(f"index: store {STORES[s]} turn {t} twice")
+            turns[STORES[s]][t] = (n_keys, n_chunks, n_values)
     except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
         raise ValueError(f"not a packed memo ({exc})") from None
-    except (KeyError, IndexError, TypeError, RecursionError) as exc:  # nested too deep too
+    except (KeyError, IndexError, TypeError, RecursionError, cache.CorruptEntry) as exc:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
-    for name, packed in stores.items():
-        lazy = LazyStore(packed)
-        for k, held in dict.items(getattr(memo, name)):  # what the memo holds is kept
-            if type(held) is not Packed and k in packed:
-                held = _known_first(held, lazy[k], np)
-            dict.__setitem__(lazy, k, held)
+    if not isinstance(atoms.table, list):
+        raise ValueError("not a packed memo (bad atom table)")
+    source = _Source(arrays, atoms)
+    for name in STORES:
+        held = dict(dict.items(getattr(memo, name)))
+        lazy = LazyStore(source, name, turns[name])
+        for t in {k[0] for k in held} & set(turns[name]):
+            lazy._load(t)  # what the memo holds is merged with the entry's now
+        for k, v in held.items():
+            old = dict.get(lazy, k)
+            dict.__setitem__(lazy, k, v if old is None else _Later(old, v))
+        source.stores.append(lazy)
         setattr(memo, name, lazy)
-    return sum(int(arrays[f"{name}.values"].size) for name in STORES)
+    return int(table[:, 4].sum()) if len(table) else 0
 
 
-def _ones_before(mask, at, np):
-    """For each cell index in ``at`` (ascending, the last one the mask's cell count): the
-    set bits of the bit-packed ``mask`` before it, without unpacking the mask (a popcount
-    per byte, a running sum, and the leading bits of the byte it falls in)."""
-    counts, leading = _bit_tables()
-    pop = counts[mask]
-    if int(pop.sum(dtype=np.int64)) == int(at[-1]):  # every cell finite
-        return at
-    before = np.zeros(len(mask) + 1, dtype=np.int64)
-    np.cumsum(pop, dtype=np.int64, out=before[1:])
-    byte, bit = at >> 3, at & 7
-    padded = np.append(mask, np.uint8(0))
-    return before[byte] + leading[padded[byte], bit]
+class _Atoms:
+    """The key parts of ``pack``'s atom table, each made when first asked: an encoded key
+    (``core.keys``), or a NamedTuple whose fields are earlier atoms (``{"n": name, "a":
+    [indices]}``). ``ValueError`` for an atom that is neither."""
 
+    def __init__(self, table):
+        self.table = table
+        self.made: dict = {}
+        self.types = _key_types()
 
-@lru_cache(maxsize=1)
-def _bit_tables():
-    """Per byte value: its set bits, and the set bits among its first k (0-7) cells
-    (``np.packbits`` puts a byte's first cell in its most significant bit)."""
-    import numpy as np
-
-    counts = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
-    leading = np.array([[bin(b >> (8 - k)).count("1") for k in range(8)] for b in range(256)],
-                       dtype=np.int64)
-    return counts, leading
-
-
-def _known_first(held, read, np):
-    """``held`` (a memo value: an array or a tuple of arrays), its NaN cells taken from
-    ``read`` where the shapes agree."""
-    if type(held) is tuple and type(read) is tuple and len(held) == len(read):
-        return tuple(_known_first(h, r, np) for h, r in zip(held, read))
-    if type(held) is tuple or type(read) is tuple or np.shape(held) != np.shape(read):
-        return held
-    return np.where(np.isnan(held), read, held)
-
-
-def _atoms(table: list) -> list:
-    """The key parts of ``pack``'s atom table: each an encoded key (``core.keys``), or a
-    NamedTuple whose fields are earlier atoms (``{"n": name, "a": [indices]}``)."""
-    types = _key_types()
-    out: list = []
-    for x in table:
+    def __call__(self, i: int):
+        got = self.made.get(i, self)
+        if got is not self:
+            return got
+        if not 0 <= i < len(self.table):
+            raise ValueError(f"atom {i} past the table")
+        x = self.table[i]
         if isinstance(x, dict) and x.keys() == {"n", "a"}:
-            cls, fields = types.get(x["n"]), x["a"]
+            cls, fields = self.types.get(x["n"]), x["a"]
             if cls is None or not issubclass(cls, tuple) or not isinstance(fields, list) \
-                    or not all(type(j) is int and 0 <= j < len(out) for j in fields):
-                raise ValueError(f"bad atom {len(out)}")
+                    or not all(type(j) is int and 0 <= j < i for j in fields):
+                raise ValueError(f"bad atom {i}")
             try:
-                out.append(cls(*[out[j] for j in fields]))
+                got = cls(*[self(j) for j in fields])
             except TypeError as exc:
-                raise ValueError(f"bad atom {len(out)}: {exc}") from None
+                raise ValueError(f"bad atom {i}: {exc}") from None
         else:
-            out.append(K.decode(x, types))
-    return out
+            got = K.decode(x, self.types)
+        self.made[i] = got
+        return got
+
+
+class _Later:
+    """A value the memo held before its turn of the entry was read: merged with the
+    entry's (``packed``) when first read, the held cells first."""
+
+    __slots__ = ("packed", "held")
+
+    def __init__(self, packed, held):
+        self.packed, self.held = packed, held
 
 
 class Packed:
-    """A memo value still in its cache entry: ``make()`` builds it."""
+    """A memo value still in its cache entry: piece ``first`` on (``parts`` of them, -1:
+    a value of one piece) of a turn's tables (``_Tables``)."""
 
-    __slots__ = ("make", "index")
+    __slots__ = ("tables", "first", "parts")
 
-    def __init__(self, make, index: int):
-        self.make, self.index = make, index
+    def __init__(self, tables, first: int, parts: int):
+        self.tables, self.first, self.parts = tables, first, parts
+
+
+class _Source:
+    """What the ``LazyStore`` of one entry read from: the entry's arrays, the atoms, the
+    stores (all dropped at once when the entry is found damaged)."""
+
+    def __init__(self, arrays, atoms: _Atoms):
+        self.arrays, self.atoms = arrays, atoms
+        self.stores: list = []
+        self.dropped = False
+
+    def drop(self, reason: str) -> None:
+        """Forget every value not read yet, of every store; warn once; remove the file."""
+        if self.dropped:
+            return
+        self.dropped = True
+        for lazy in self.stores:
+            lazy._pending.clear()
+            for k in [k for k, v in dict.items(lazy) if type(v) in (Packed, _Later)]:
+                v = dict.__getitem__(lazy, k)
+                if type(v) is _Later:
+                    dict.__setitem__(lazy, k, v.held)
+                else:
+                    dict.__delitem__(lazy, k)
+        if isinstance(self.arrays, cache.Entry):
+            cache.drop(self.arrays, reason)
+        else:
+            print(f"warning: solved case ignored: {reason}", file=sys.stderr)
+
+
+class _Tables:
+    """One (store, turn) of an entry: its pieces, rows and chunks, checked when read."""
+
+    def __init__(self, source: _Source, name: str, t: int, n_chunks: int):
+        import numpy as np
+
+        from deduce.models.detective_story.dp.grid import S
+
+        arrays = source.arrays
+        self.source, self.prefix = source, f"{name}.{t}"
+        pieces, rows = arrays[f"{self.prefix}.pieces"], arrays[f"{self.prefix}.rows"]
+        if pieces.dtype != np.int32 or pieces.ndim != 2 or pieces.shape[1] != 4 \
+                or rows.dtype != np.int8 or rows.ndim != 2 or rows.shape[1] != 2:
+            raise ValueError(f"{self.prefix}: bad piece or row tables")
+        ndim, n_rows, chunk, slot = (pieces[:, j].astype(np.int64) for j in range(4))
+        row_at = np.r_[0, np.cumsum(n_rows)]
+        lo, cnt = rows[:, 0].astype(np.int64), rows[:, 1].astype(np.int64)
+        if len(pieces) and (not np.isin(ndim, (1, 2)).all() or n_rows.min() < 1
+                            or ((ndim == 1) & (n_rows != 1)).any() or chunk.min() < 0
+                            or chunk.max() >= n_chunks or slot.min() < 0) \
+                or int(row_at[-1]) != len(rows) or (len(rows) and (
+                    lo.min() < 0 or cnt.min() < 0 or (lo > S).any() or (lo + cnt > S).any())):
+            raise ValueError(f"{self.prefix}: inconsistent piece or row tables")
+        slot_at = np.r_[0, np.cumsum(cnt)]
+        self.ndim, self.chunk, self.slot = ndim.tolist(), chunk.tolist(), slot.tolist()
+        self.row_at, self.slot_at, self.lo = row_at.tolist(), slot_at, rows[:, 0]
+        self.chunks: dict = {}
+
+    def piece(self, i: int):
+        """Piece ``i`` as ``memo.Rows`` (its block a read-only view of its chunk)."""
+        import numpy as np
+
+        from deduce.models.detective_story.dp.grid import L
+        from deduce.models.detective_story.dp.memo import Rows
+
+        c = self.chunk[i]
+        block = self.chunks.get(c)
+        if block is None:
+            block = self.source.arrays[f"{self.prefix}.c{c}"]
+            if block.dtype != np.float64 or block.ndim != 2 or block.shape[1] != L:
+                raise ValueError(f"{self.prefix}.c{c}: bad chunk")
+            self.chunks[c] = block
+        r0, r1 = self.row_at[i], self.row_at[i + 1]
+        start = self.slot_at[r0:r1 + 1] - self.slot_at[r0]
+        a = self.slot[i]
+        if a + int(start[-1]) > len(block):
+            raise ValueError(f"{self.prefix}: piece {i} past its chunk")
+        return Rows(self.lo[r0:r1], start, block[a:a + int(start[-1])], self.ndim[i])
+
+    def value(self, packed: Packed):
+        if packed.parts < 0:
+            return self.piece(packed.first)
+        return tuple(self.piece(packed.first + j) for j in range(packed.parts))
 
 
 class LazyStore(dict):
-    """A memo store some of whose values are ``Packed``: each is made on its first access
-    (``[]``, ``get``, ``values``, ``items``) and kept; what the DP writes is kept as is."""
+    """A memo store read from a cache entry: a turn's keys are read when a key of that
+    turn is first asked (``in``, ``[]``, ``get``, a write; ``len`` counts without reading),
+    a value when first read (``[]``, ``get``, ``values``, ``items``), and kept; what the DP
+    writes is kept as is. Iterating reads every turn's keys."""
+
+    def __init__(self, source: _Source, name: str, turns: dict):
+        super().__init__()
+        self._source, self._name = source, name
+        self._turns = turns  # turn -> (keys, chunks, values)
+        self._pending = set(turns)
+
+    def _load(self, t) -> None:
+        """Turn ``t``'s keys (each a ``Packed``); a damaged table drops the entry."""
+        import numpy as np
+
+        self._pending.discard(t)
+        source = self._source
+        try:
+            n_keys, n_chunks, _ = self._turns[t]
+            tables = _Tables(source, self._name, t, n_chunks)
+            keys = source.arrays[f"{self._name}.{t}.keys"]
+            parts = source.arrays[f"{self._name}.{t}.parts"]
+            if keys.dtype != np.int32 or keys.ndim != 2 or len(keys) != n_keys \
+                    or parts.dtype != np.int16 or parts.shape != (n_keys,) \
+                    or (n_keys and (parts.min() < -1 or parts.min() == 0)):
+                raise ValueError(f"{self._name}.{t}: inconsistent key tables")
+            counts = np.where(parts < 0, 1, parts)
+            if int(counts.sum()) != len(tables.ndim):
+                raise ValueError(f"{self._name}.{t}: {len(tables.ndim)} values for "
+                                 f"{n_keys} keys")
+            first = np.r_[0, np.cumsum(counts)].tolist()
+            atom = source.atoms
+            got = {}
+            for j, (row, n) in enumerate(zip(keys.tolist(), parts.tolist())):
+                k = tuple(atom(i) for i in row)
+                if k[0] != t:
+                    raise ValueError(f"{self._name}.{t}: a key of turn {k[0]!r}")
+                got[k] = Packed(tables, first[j], n)
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError) as exc:
+            source.drop(f"not a packed memo ({type(exc).__name__}: {exc})")
+            return
+        for k, v in got.items():
+            dict.__setitem__(self, k, v)
+
+    def _turn(self, k) -> None:
+        if self._pending and type(k) is tuple and k and k[0] in self._pending:
+            self._load(k[0])
+
+    def _all(self) -> None:
+        for t in sorted(self._pending):
+            self._load(t)
+
+    def __contains__(self, k) -> bool:
+        self._turn(k)
+        return dict.__contains__(self, k)
 
     def __getitem__(self, k):
+        self._turn(k)
         v = dict.__getitem__(self, k)
-        if type(v) is Packed:
-            v = v.make(v.index)
-            dict.__setitem__(self, k, v)
+        if type(v) in (Packed, _Later):
+            packed = v.packed if type(v) is _Later else v
+            try:
+                read = packed.tables.value(packed)
+            except (ValueError, cache.CorruptEntry) as exc:
+                self._source.drop(str(exc) if isinstance(exc, cache.CorruptEntry)
+                                  else f"not a packed memo ({exc})")
+                return dict.__getitem__(self, k)  # what the memo held, or KeyError
+            if type(v) is _Later:
+                from deduce.models.detective_story.dp.memo import merged
+
+                read = merged(read, v.held)
+            dict.__setitem__(self, k, read)
+            v = read
         return v
 
     def get(self, k, default=None):
-        return self[k] if k in self else default
+        try:
+            return self[k]
+        except KeyError:
+            return default
+
+    def __setitem__(self, k, v) -> None:
+        self._turn(k)
+        dict.__setitem__(self, k, v)
+
+    def __len__(self) -> int:
+        return dict.__len__(self) + sum(self._turns[t][0] for t in self._pending)
+
+    def __iter__(self):
+        self._all()
+        return dict.__iter__(self)
+
+    def keys(self):
+        self._all()
+        return dict.keys(self)
 
     def values(self):
-        return [self[k] for k in self]
+        return [v for _, v in self.items()]
 
     def items(self):
-        return [(k, self[k]) for k in self]
+        """Every (key, value), each read (a value lost to a damaged chunk left out)."""
+        out = []
+        for k in list(self):
+            v = self.get(k, _MISSING)
+            if v is not _MISSING:
+                out.append((k, v))
+        return out
 
 
-def _unpack_store(arrays: dict, name: str, atoms: list, np) -> dict:
-    """Key -> ``Packed`` of one store, every table checked first."""
-    keys, parts = arrays[f"{name}.keys"], arrays[f"{name}.parts"]
-    shapes, mask = arrays[f"{name}.shapes"], arrays[f"{name}.mask"]
-    values = arrays[f"{name}.values"]
-    if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3 \
-            or (keys.size and (keys.min() < 0 or keys.max() >= len(atoms))):
-        raise ValueError(f"memo store {name}: inconsistent tables")
-    counts = np.where(parts < 0, 1, parts)
-    if len(parts) and parts.min() == 0 or int(counts.sum()) != len(shapes):
-        raise ValueError(f"memo store {name}: {len(shapes)} values for {len(parts)} keys")
-    if len(shapes) and (shapes[:, 1:].min() < 1 or not np.isin(shapes[:, 0], (1, 2)).all()
-                        or ((shapes[:, 0] == 1) & (shapes[:, 1] != shapes[:, 2])).any()):
-        raise ValueError(f"memo store {name}: bad shapes")
-    sizes = np.where(shapes[:, 0] == 1, shapes[:, 2], shapes[:, 1] * shapes[:, 2]) \
-        .astype(np.int64)
-    cell_at = np.concatenate([[0], np.cumsum(sizes)])
-    n_cells = int(cell_at[-1])
-    if mask.dtype != np.uint8 or mask.ndim != 1 or len(mask) != (n_cells + 7) // 8 \
-            or values.dtype != np.float64 or values.ndim != 1:
-        raise ValueError(f"memo store {name}: bad mask or values")
-    ones = _ones_before(mask, cell_at, np)  # finite cells before each piece's first
-    if int(ones[-1]) != len(values):
-        raise ValueError(f"memo store {name}: {len(values)} values for {int(ones[-1])} "
-                         "finite cells")
-    values.flags.writeable = False
-    value_at = ones
-    cells, vals = cell_at.tolist(), value_at.tolist()
-    dims = shapes.tolist()
-
-    def piece(i: int):
-        c0, c1, v0, v1 = cells[i], cells[i + 1], vals[i], vals[i + 1]
-        if v1 - v0 == c1 - c0:
-            out = values[v0:v1]
-        else:
-            b0 = c0 >> 3
-            bits = np.unpackbits(mask[b0:(c1 + 7) >> 3])[c0 - 8 * b0:c1 - 8 * b0].view(bool)
-            out = np.full(c1 - c0, np.nan)
-            out[bits] = values[v0:v1]
-            out.flags.writeable = False
-        ndim, rows, cols = dims[i]
-        return out if ndim == 1 else out.reshape(rows, cols)
-
-    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
-
-    def make(k: int):
-        n = parts_list[k]
-        if n < 0:
-            return piece(first[k])
-        return tuple(piece(first[k] + j) for j in range(n))
-
-    parts_list = parts.tolist()
-    return {tuple(atoms[i] for i in row): Packed(make, k)
-            for k, row in enumerate(keys.tolist())}
+_MISSING = object()
 
 
 # ----------------------------------------------------------------------------- the entry
@@ -363,19 +489,20 @@ def _warn_once(what: str, text: str) -> None:
 
 
 def load(solver) -> bool:
-    """Read the cache entry of ``solver``'s case into its memo (True if one was read)."""
+    """Put the cache entry of ``solver``'s case into its memo (True if there was one):
+    its index and key parts are read and checked now, the rest as it is read
+    (``unpack``)."""
     folder = _folder()
     if folder is None:
         return False
-    found = cache.read_entry(case_key(solver.ctx), KIND, folder)
+    found = cache.read_entry(case_key(solver.ctx), KIND, folder, verify=("index", "atoms"))
     if found is None:
         return False
-    _, arrays = found
+    _, entry = found
     try:
-        unpack(solver.memo, arrays)
+        unpack(solver.memo, entry)
     except ValueError as exc:
-        path = folder / f"{case_key(solver.ctx)}{cache.SUFFIX}"
-        print(f"warning: cache file {path} ignored: {exc}", file=sys.stderr)
+        cache.drop(entry, str(exc))
         return False
     return True
 
@@ -383,21 +510,20 @@ def load(solver) -> bool:
 def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     """Write ``solver``'s memo as its case's cache entry, the folder then pruned to
     ``max_bytes`` (the path; None, with a warning, when the folder cannot be written or
-    the entry alone is larger than ``max_bytes``: the command goes on without it)."""
+    the entry alone is larger than ``max_bytes``: the command goes on without it). The
+    entry is written a chunk at a time (``pack``): no copy of the memo is made."""
     folder = _folder()
     if folder is None:
         _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
         return None
     size = packed_size(solver.memo)
-    if size > max_bytes:  # known before packing: no copy of the memo made for nothing
+    if size > max_bytes:  # known before packing: nothing written for nothing
         _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
                            f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
         return None
-    arrays = pack(solver.memo)
-    values = sum(int(arrays[f"{name}.values"].size) for name in STORES)
     try:
-        return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, values), arrays,
-                                 folder, max_bytes)
+        return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, size // 8),
+                                 pack(solver.memo), folder, max_bytes)
     except OSError as exc:
         _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
                             f"({exc.strerror or exc}): going on without it")
@@ -405,9 +531,22 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
 
 
 def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
-    """Whether ``solver``'s memo holds the value at ``case`` (``Solver.knows``), so
-    nothing needs solving for it."""
-    return solver.knows(case, encounter=phase == "encounter", waited=waited)
+    """Whether ``solver``'s memo holds the value at ``case`` (``Solver.knows``) and, at
+    the start of a turn, every legal Action's, so nothing needs solving for it (what
+    ``advice.advise`` reads is read, and so checked, here)."""
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story.dp.modes import flags_of, with_flags
+
+    if not solver.knows(case, encounter=phase == "encounter", waited=waited):
+        return False
+    r = solver.recursion
+    if case.over or phase == "encounter" or not r.partial:
+        return True
+    key = solver.modes.key(case)
+    mode = with_flags(key, flags_of(case))
+    values = (r.action_value(case.turn, key, a, mode, case.sm, case.luck, fallback=False)
+              for a in E.legal_actions(solver.ctx, case))
+    return all(v == v for v in values)  # NaN: not known
 
 
 def prepare(solver, case, phase: str = "action", waited: bool = False,

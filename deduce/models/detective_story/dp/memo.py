@@ -1,6 +1,7 @@
 """The DP's memo: what it has valued, per turn and mode, each in a store named for what it
-holds. Every value is a flat (S*L) float64 array over every SM and Luck (``grid``), or a
-stack of them over flag labels or carried bonuses.
+holds. A value is a flat (S*L) float64 array over every SM and Luck (``grid``), or a stack
+of them over flag labels or carried bonuses; or, written by the reachable-only sweep, the
+same rows kept compact (``Rows``: per row the SM interval it was reached on, every Luck).
 
 Keys: ``t`` the turn, ``key`` a mode key (``modes.ModeKeys.key``), ``labels`` a tuple of
 ``modes.Flags`` (the flags an Action leaves for next turn), a *start mode* the mode key
@@ -9,22 +10,26 @@ with the flags that matter at the start of a turn (``Recursion.start_mode``).
 Contract with the reachable-only sweep (``sweep.Sweep``, the production solver's) and with
 what keeps a solved case on disk:
 
-- ``start`` values stay flat (S*L) float64 arrays, ``action`` values (S*L) or (bonus, S*L),
-  ``encounter_all`` values ((labels, S*L), (1, S*L)); a cell the sweep did not reach holds
-  NaN, which every reader of the solver takes as "not known" (``Recursion.start_value``
-  and the like): such a cell is valued by the plain recursion, and ``Solver.prepare``
+- ``start`` values are one row ((S*L) arrays, or ``Rows`` of one row with ``ndim`` 1),
+  ``action`` values one row or (bonus, S*L), ``encounter_all`` values ((labels, S*L),
+  (1, S*L)); the plain recursion and the dense sweep write full arrays, the reachable
+  sweep ``Rows``. A cell outside a row's interval, or NaN, is "not known": every reader of
+  the solver reads a cell through ``cell`` (``Recursion.start_value`` and the like) and
+  takes NaN so; such a cell is valued by the plain recursion, and ``Solver.prepare``
   sweeps again from a case whose own cell is not known;
-- ``store`` (the solved-case cache) packs the finite cells of ``start``, ``action`` and
-  ``encounter_all`` and puts them back into the memo of a fresh solver of the same case
-  context (before any query; cells already known are kept), after which ``value``,
-  ``q_values``, ``after_action`` and ``at`` answer as the solver that swept, without
-  sweeping, for every case the sweep reached. Only a solver whose sweep is partial
-  (``advice.Solver``) may be filled so: the plain recursion reads whole arrays.
+- ``store`` (the solved-case cache) writes ``start``, ``action`` and ``encounter_all`` as
+  ``Rows`` and puts them back into the memo of a fresh solver of the same case context
+  (before any query; cells already known are kept), after which ``value``, ``q_values``,
+  ``after_action`` and ``at`` answer as the solver that swept, without sweeping, for every
+  case the sweep reached. Only a solver whose sweep is partial (``advice.Solver``) may be
+  filled so: the plain recursion reads whole arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from deduce.models.detective_story.dp.grid import SL, L, S
 
 
 #: ``Memo.start_rows`` keeps the latest this many entries
@@ -68,11 +73,107 @@ class Memo:
 
 
 
+class Rows:
+    """Rows over (SM, Luck), each known on an SM interval only (every Luck of each SM): row
+    ``r`` holds SM ``lo[r]`` to ``lo[r] + n_r - 1`` (``n_r = start[r + 1] - start[r]``, 0:
+    nothing known) as ``block[start[r]:start[r + 1]]`` ((n_r, L) float64, NaN where not
+    known either). ``ndim`` 1: a single row standing for a flat (S*L) value, 2: a stack
+    ((rows, S*L) as an array). Read-only by convention: a writer makes a new one."""
+
+    __slots__ = ("lo", "start", "block", "ndim")
+
+    def __init__(self, lo: np.ndarray, start: np.ndarray, block: np.ndarray, ndim: int = 2):
+        self.lo, self.start, self.block, self.ndim = lo, start, block, ndim
+
+    def __len__(self) -> int:
+        return len(self.lo)
+
+    @property
+    def shape(self) -> tuple:
+        """The shape of the array it stands for (``dense``)."""
+        return (SL,) if self.ndim == 1 else (len(self.lo), SL)
+
+    def at(self, row: int, sm: int, luck: int) -> float:
+        """The value of row ``row`` at ``sm`` and ``luck`` (capped as ``grid.at``); NaN if
+        not known."""
+        sm, luck = min(sm, S - 1), min(luck, L - 1)
+        a = int(self.start[row])
+        i = sm - int(self.lo[row])
+        if 0 <= i < int(self.start[row + 1]) - a:
+            return float(self.block[a + i, luck])
+        return float("nan")
+
+    def dense(self) -> np.ndarray:
+        """The array it stands for: (S*L) or (rows, S*L), NaN at the cells not known."""
+        n = np.diff(self.start)
+        out = np.full((len(self.lo) * S, L), np.nan)
+        row = np.repeat(np.arange(len(self.lo)), n)
+        sm = np.arange(int(self.start[-1])) - np.repeat(self.start[:-1] - self.lo, n)
+        out[row * S + sm] = self.block
+        return out.reshape(-1) if self.ndim == 1 else out.reshape(len(self.lo), SL)
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(rows)``: ``dense()`` (a new array)."""
+        out = self.dense()
+        return out if dtype is None else out.astype(dtype)
+
+    def row(self, r: int) -> "Rows":
+        """Row ``r`` alone, as a single row (``ndim`` 1)."""
+        a, b = int(self.start[r]), int(self.start[r + 1])
+        return Rows(self.lo[r:r + 1], np.array([0, b - a]), self.block[a:b], 1)
+
+    @classmethod
+    def of(cls, value) -> "Rows":
+        """``value`` as ``Rows``: a ``Rows`` as is; an (S*L) or (rows, S*L) array, each row
+        kept on the interval from its first to its last SM with a finite cell."""
+        if type(value) is Rows:
+            return value
+        a = np.asarray(value, dtype=np.float64)
+        by = a.reshape(-1, S, L)
+        known = np.isfinite(by).any(axis=2)
+        some = known.any(axis=1)
+        lo = np.where(some, known.argmax(axis=1), 0)
+        hi = np.where(some, S - 1 - known[:, ::-1].argmax(axis=1), -1)
+        n = np.maximum(hi - lo + 1, 0)
+        start = np.r_[0, np.cumsum(n)]
+        block = np.concatenate([by[r, lo[r]:lo[r] + n[r]] for r in range(len(by))]) \
+            if len(by) else np.zeros((0, L))
+        return cls(lo.astype(np.int8), start, block, a.ndim)
+
+
+def cell(value, row: int, sm: int, luck: int) -> float:
+    """The one reader of a memo value: row ``row`` (of a stack; 0 of a single row) at
+    ``sm`` and ``luck``, a ``Rows``, an array or a constant; NaN where not known, and for a
+    row past the stack's end."""
+    if type(value) is Rows:
+        if value.ndim == 1:
+            row = 0
+        return value.at(row, sm, luck) if row < len(value.lo) else float("nan")
+    if not isinstance(value, np.ndarray):
+        return float(value)
+    if value.ndim == 2:
+        if row >= len(value):
+            return float("nan")
+        value = value[row]
+    return float(value[min(sm, S - 1) * L + min(luck, L - 1)])
+
+
 def merged(old, value):
-    """``value`` (an array or a tuple of arrays) with the cells it does not know (NaN)
-    taken from ``old`` where the shapes agree."""
+    """``value`` (an array, ``Rows``, or a tuple of them) with the cells it does not know
+    (NaN, or outside a row's interval) taken from ``old`` where the shapes agree; two
+    ``Rows`` (or one and an array) give ``Rows`` over each row's two intervals."""
     if type(value) is tuple:
+        if type(old) is not tuple or len(old) != len(value):
+            return value
         return tuple(merged(o, v) for o, v in zip(old, value))
-    if old.shape != value.shape:
+    if type(old) is tuple or old.shape != value.shape:
         return value
-    return np.where(np.isnan(value), old, value)
+    if type(value) is not Rows and type(old) is not Rows:
+        return np.where(np.isnan(value), old, value)
+    return Rows.of(_filled(value, old))
+
+
+def _filled(value, old) -> np.ndarray:
+    a = value.dense() if type(value) is Rows else np.asarray(value, dtype=np.float64)
+    b = old.dense() if type(old) is Rows else np.asarray(old, dtype=np.float64)
+    return np.where(np.isnan(a), b, a)

@@ -3,8 +3,8 @@ SM values a case can reach it at from the roots (``cells.Band``, every Luck of e
 each turn's values a compact (slots, L) array.
 
 ``Sweep.run(recursion, roots_v, roots_w, t0, keep, report, cells)`` fills the memo of
-``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all``, flat (S*L) arrays
-with NaN at the cells not reached) for everything reachable from the roots at their
+``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all`` as ``memo.Rows``,
+each row's reached SM interval only, views of the turn's compact arrays) for everything reachable from the roots at their
 ``cells``, with the values the recursion computes (the tests compare the two, and with
 the dense sweep, ``dense``). Three passes:
 
@@ -35,7 +35,7 @@ from deduce.models.detective_story.dp.cells import Band
 from deduce.models.detective_story.dp.compact import CompactBatch, zero_table
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
-from deduce.models.detective_story.dp.memo import merged
+from deduce.models.detective_story.dp.memo import Rows, merged
 from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
@@ -229,9 +229,17 @@ def _band(plan: _Plan, name: str) -> Band:
     return Band.of(plan.bands[name])
 
 
+def _rows(band: Band, vals: np.ndarray, r0: int, r1: int, ndim: int = 2) -> Rows:
+    """Rows ``r0``..``r1 - 1`` of a laid-out ``band``'s table, compact values ``vals``
+    (slots, L), as memo ``Rows`` (a view of ``vals``: the turn's arrays are kept whole)."""
+    a = int(band.start[r0])
+    return Rows(band.lo[r0:r1].astype(np.int8), (band.start[r0:r1 + 1] - a).astype(np.int32),
+                vals[a:int(band.start[r1])], ndim)
+
+
 def _put(store: dict, k, value, known: bool) -> None:
-    """``store[k] = value`` (an array or a tuple of arrays), keeping the cells of an
-    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell (``known``)."""
+    """``store[k] = value`` (``Rows`` or a tuple of them), keeping the cells of an earlier
+    entry that ``value`` lacks; nothing if it knows no cell (``known``)."""
     if not known:
         return
     old = store.get(k)
@@ -277,11 +285,11 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
             v = recursion.fallback.encounter(t, key, False, (flags,))[0]
             wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
     if keep:
-        wtab = W.dense(wvals)
         some = W.lo <= W.hi
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
-            _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]),
+            _put(memo.encounter_all, (t, key),
+                 (_rows(W, wvals, p, p + x), _rows(W, wvals, p + x, p + x + 1)),
                  some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
@@ -302,11 +310,10 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
-        qtab = Q.dense(qvals)
         for (key, a), q0 in turn.qrow.items():
             spec = turn.acts[(key, a)]
             n = 1 if type(spec) is int or "bonus" not in spec.outcomes else spec.n_bonus
-            _put(memo.action, (t, key, a), qtab[q0] if n == 1 else qtab[q0:q0 + n],
+            _put(memo.action, (t, key, a), _rows(Q, qvals, q0, q0 + n, 1 if n == 1 else 2),
                  (Q.lo[q0:q0 + n] <= Q.hi[q0:q0 + n]).any())
     qpos = Q.pos()
     # the best legal Action: the best other than the bonus's, then the bonus's Action
@@ -330,7 +337,6 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     b = bq[i] >= 0
     vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
     if keep:
-        vtab = V.dense(vv)
         for row, (vk, _, _, _) in turn.vspec.items():
-            _put(memo.start, (t, vk), vtab[row], V.lo[row] <= V.hi[row])
+            _put(memo.start, (t, vk), _rows(V, vv, row, row + 1, 1), V.lo[row] <= V.hi[row])
     return V, vv
