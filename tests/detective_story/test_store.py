@@ -158,8 +158,9 @@ def test_unpack_refuses_a_bad_index_or_key_table_and_puts_nothing(shipped):
     broken = [{k: v for k, v in good.items() if k != "index"},
               dict(good, index=index),
               dict(good, index=good["index"].astype(np.int32)),
-              dict(good, atoms=np.frombuffer(b'{"n": "Exec"}', dtype=np.uint8)),
-              dict(good, atoms=np.frombuffer(b"[" * 100_000 + b"]" * 100_000, dtype=np.uint8))]
+              dict(good, atoms=good["atoms"][:-1]),
+              dict(good, **{"atoms.at": good["atoms.at"][::-1].copy()}),
+              {k: v for k, v in good.items() if k != "atoms.at"}]
     for arrays in broken:
         memo = Memo()
         with pytest.raises(ValueError):
@@ -175,15 +176,22 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
     t = cf.case.turn + 1
     rows = good[f"start.{t}.rows"].copy()
     rows[0] = (20, 10)  # SM 20 to 29: past the grid
-    atoms = json.loads(bytes(good["atoms"]))
-    atoms.append({"n": "Case", "a": [len(atoms) + 5]})
-    keys = good[f"action.{t}.keys"].copy()
-    keys[0, 1] = len(atoms) - 1
+    def with_atoms(*texts):  # atoms added at the end of the table, the first key's mode
+        at = list(good["atoms.at"])
+        for x in texts:
+            at.append(at[-1] + len(x))
+        keys = good[f"action.{t}.keys"].copy()
+        keys[0, 1] = len(at) - 2
+        return {"atoms": np.frombuffer(bytes(good["atoms"]) + b"".join(texts), dtype=np.uint8),
+                "atoms.at": np.array(at, dtype=np.int64), f"action.{t}.keys": keys}
+
     for bad in ({f"start.{t}.rows": rows},
                 {f"start.{t}.parts": good[f"start.{t}.parts"][:-1]},
                 {f"start.{t}.c0": good[f"start.{t}.c0"][:-1]},
-                {"atoms": np.frombuffer(json.dumps(atoms).encode(), dtype=np.uint8),
-                 f"action.{t}.keys": keys}):
+                with_atoms(b'{"n":"Case","a":[999999]}'),  # a field past the table
+                with_atoms(b'{"n":"Exec","v":[]}'),  # not a key type
+                with_atoms(b"[" * 100_000 + b"]" * 100_000),  # nested too deep
+                with_atoms(b'{"t":[1,')):  # not JSON
         memo = Memo()
         assert store.unpack(memo, dict(good, **bad)) == _values(good)
         capsys.readouterr()

@@ -154,8 +154,10 @@ def pack(memo):
         yield f"{name}.{t}.rows", np.array(rows, dtype=np.int8).reshape(-1, 2)
         table.append((STORES.index(name), t, len(keys), chunk + 1, n_values))
     yield "index", np.array(table, dtype=np.int64).reshape(-1, 5)
-    text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
-    yield "atoms", np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    texts = [json.dumps(a, sort_keys=True, separators=(",", ":")).encode("utf-8")
+             for a in atoms]  # each parsed alone, when a key needs it
+    yield "atoms", np.frombuffer(b"".join(texts), dtype=np.uint8)
+    yield "atoms.at", np.cumsum([0] + [len(x) for x in texts], dtype=np.int64)
 
 
 def packed_size(memo) -> int:
@@ -185,12 +187,11 @@ def unpack(memo, arrays) -> int:
     values reads a few chunks. A table found inconsistent or a chunk damaged then
     (``cache.CorruptEntry``) drops what is left of the entry with one warning: its values
     are then not known (solved again), never trusted."""
-    import json
 
     import numpy as np
 
     try:
-        atoms = _Atoms(json.loads(bytes(arrays["atoms"]).decode("utf-8")))
+        atoms = _Atoms(bytes(arrays["atoms"]), np.asarray(arrays["atoms.at"]))
         table = np.asarray(arrays["index"])
         if table.dtype != np.int64 or table.ndim != 2 or table.shape[1] != 5 or (
                 len(table) and (table[:, 0].min() < 0 or table[:, 0].max() >= len(STORES)
@@ -201,12 +202,10 @@ def unpack(memo, arrays) -> int:
             if t in turns[STORES[s]]:
                 raise ValueError(f"index: store {STORES[s]} turn {t} twice")
             turns[STORES[s]][t] = (n_keys, n_chunks, n_values)
-    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
+    except ValueError as exc:
         raise ValueError(f"not a packed memo ({exc})") from None
-    except (KeyError, IndexError, TypeError, RecursionError, cache.CorruptEntry) as exc:
+    except (KeyError, IndexError, TypeError, cache.CorruptEntry) as exc:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
-    if not isinstance(atoms.table, list):
-        raise ValueError("not a packed memo (bad atom table)")
     source = _Source(arrays, atoms)
     for name in STORES:
         held = dict(dict.items(getattr(memo, name)))
@@ -222,22 +221,37 @@ def unpack(memo, arrays) -> int:
 
 
 class _Atoms:
-    """The key parts of ``pack``'s atom table, each made when first asked: an encoded key
+    """The key parts of ``pack``'s atom table (``text``: each atom's JSON, atom ``i`` at
+    bytes ``at[i]:at[i + 1]``), each parsed and made when first asked: an encoded key
     (``core.keys``), or a NamedTuple whose fields are earlier atoms (``{"n": name, "a":
-    [indices]}``). ``ValueError`` for an atom that is neither."""
+    [indices]}``). ``ValueError`` for an atom that is neither (JSON errors, UTF-8 errors
+    and nesting too deep too)."""
 
-    def __init__(self, table):
-        self.table = table
+    def __init__(self, text: bytes, at):
+        import numpy as np
+
+        if at.dtype != np.int64 or at.ndim != 1 or not len(at) or at[0] != 0 \
+                or at[-1] != len(text) or (np.diff(at) < 0).any():
+            raise ValueError("bad atom table")
+        self.text, self.at = text, at.tolist()
         self.made: dict = {}
         self.types = _key_types()
+
+    def _parsed(self, i: int):
+        import json
+
+        try:
+            return json.loads(self.text[self.at[i]:self.at[i + 1]].decode("utf-8"))
+        except RecursionError:
+            raise ValueError(f"atom {i} nested too deep") from None
 
     def __call__(self, i: int):
         got = self.made.get(i, self)
         if got is not self:
             return got
-        if not 0 <= i < len(self.table):
+        if not 0 <= i < len(self.at) - 1:
             raise ValueError(f"atom {i} past the table")
-        x = self.table[i]
+        x = self._parsed(i)
         if isinstance(x, dict) and x.keys() == {"n", "a"}:
             cls, fields = self.types.get(x["n"]), x["a"]
             if cls is None or not issubclass(cls, tuple) or not isinstance(fields, list) \
