@@ -29,7 +29,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -96,6 +95,8 @@ def write_entry(key: str, kind: str, meta: dict, arrays,
     """Write one entry atomically, then prune the folder to `max_bytes`. ``arrays``: a
     mapping of names to arrays, or (name, array) pairs (each written, checksummed and
     dropped before the next is made)."""
+    import tempfile
+
     import numpy as np
 
     folder = directory if directory is not None else cache_dir()

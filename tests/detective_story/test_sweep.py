@@ -123,3 +123,10 @@ def test_sweep_reports_its_progress_turn_by_turn(tiny):
     advise(cf.ctx, cf.case, solver=solver)
     assert messages == ([f"laying out turn {t} of 12" for t in (10, 11, 12)]
                         + [f"solving turn {t} (from turn 12 back to turn 10)" for t in (12, 11, 10)])
+
+
+def test_the_lazy_sweep_is_the_sweep():
+    from deduce.models.detective_story.advice import LazySweep
+    from deduce.models.detective_story.dp.sweep import Sweep
+
+    assert LazySweep.partial is Sweep.partial is True
