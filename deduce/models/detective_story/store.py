@@ -11,11 +11,23 @@ Contract:
   memo's own keys and axes: one entry serves every state of the case, and a state it does
   not cover is solved and merged into it.
 - ``pack(memo)`` / ``unpack(memo, arrays)``: the memo stores ``STORES`` as arrays and
-  back. Keys are kept exactly (``core.keys``: a table of their distinct parts as JSON, a
-  ``Case`` as the indices of its fields' parts, and per store an int32 array of part
-  indices); values keep their finite cells only (a
-  packed bit mask and the float64 values, bit for bit), so a cell the DP left NaN costs
-  nothing and reads back as NaN. Everything is in arrays the entry's checksum covers.
+  back, per store and turn. Keys are kept exactly (``core.keys``: a table of their
+  distinct parts, each part's JSON alone (``atoms``, ``atoms.at``), a ``Case`` as the
+  indices of its fields' parts; per store and turn an int32 array of part indices,
+  ``{store}.{turn}.keys``); values as the memo keeps them (``memo.Rows``: per row the SM
+  interval the sweep reached, every Luck, float64 bit for bit): per store and turn a
+  piece table (``.pieces``: ndim, rows, chunk, first slot), a row table (``.rows``: first
+  SM, SM count) and the values in chunks of at most ``CHUNK_SLOTS`` (SM, every Luck)
+  slots (``.c0``, ``.c1``, ...); an ``index`` (store, turn, keys, chunks, values). A cell
+  the DP did not reach costs nothing and reads back as not known.
+- reading is lazy (``LazyStore``): the index and the part table when the entry is
+  opened, a (store, turn)'s tables when a key of that turn is first asked, a chunk when
+  a value in it is first read, each array checked against its own checksum then
+  (``core.cache.Entry``). A command at one state of the case reads a few hundred KB of a
+  case's hundreds of MB. A table found inconsistent or an array damaged or missing
+  later drops the entry (one warning, the file removed): the values not read yet are
+  forgotten, never trusted, and valued again (``prepare`` reads every value ``advise``
+  reads at the asked state first: a damaged one there means solving again).
 - ``prepare(solver, case, phase, waited, use_cache, whole)``: make sure ``solver`` answers at
   the case without solving again: from its memory, else from the cache entry, else by
   solving (the whole case when ``use_cache``) and writing the entry. A corrupt, truncated,
