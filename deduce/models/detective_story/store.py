@@ -143,7 +143,7 @@ def pack(memo):
         keys = [[atom(part) for part in k] for k, _ in items]
         if len({len(k) for k in keys}) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
-        parts, pieces, rows, blocks = [], [], [], []
+        parts, pieces, los, starts, blocks = [], [], [], [], []
         chunk, held, n_values = 0, 0, 0
         for _, value in items:
             got = _pieces(value)
@@ -154,7 +154,8 @@ def pack(memo):
                     yield f"{name}.{t}.c{chunk}", np.concatenate(blocks)
                     chunk, held, blocks = chunk + 1, 0, []
                 pieces.append((p.ndim, len(p), chunk, held))
-                rows += zip(p.lo.tolist(), np.diff(p.start).tolist())
+                los.append(p.lo)
+                starts.append(p.start)
                 blocks.append(np.asarray(p.block, dtype=np.float64).reshape(n, L))
                 held += n
                 n_values += n * L
@@ -163,13 +164,28 @@ def pack(memo):
         yield f"{name}.{t}.keys", np.array(keys, dtype=np.int32).reshape(len(keys), -1)
         yield f"{name}.{t}.parts", np.array(parts, dtype=np.int16)
         yield f"{name}.{t}.pieces", np.array(pieces, dtype=np.int32).reshape(-1, 4)
-        yield f"{name}.{t}.rows", np.array(rows, dtype=np.int8).reshape(-1, 2)
+        yield f"{name}.{t}.rows", _row_table(los, starts)
         table.append((STORES.index(name), t, len(keys), chunk + 1, n_values))
     yield "index", np.array(table, dtype=np.int64).reshape(-1, 5)
     texts = [json.dumps(a, sort_keys=True, separators=(",", ":")).encode("utf-8")
              for a in atoms]  # each parsed alone, when a key needs it
     yield "atoms", np.frombuffer(b"".join(texts), dtype=np.uint8)
     yield "atoms.at", np.cumsum([0] + [len(x) for x in texts], dtype=np.int64)
+
+
+def _row_table(los: list, starts: list):
+    """The ``.rows`` table of pieces with first SMs ``los`` and slot offsets ``starts``:
+    (first SM, SM count) per row, int8."""
+    import numpy as np
+
+    if not los:
+        return np.zeros((0, 2), dtype=np.int8)
+    lo = np.concatenate(los)
+    cat = np.concatenate(starts).astype(np.int64)
+    step = np.diff(cat)  # within a piece: its rows' counts; across two: dropped
+    keep = np.ones(len(step), dtype=bool)
+    keep[np.cumsum([len(x) for x in starts])[:-1] - 1] = False
+    return np.stack([lo, step[keep]], axis=1).astype(np.int8)
 
 
 def packed_size(memo) -> int:
@@ -547,13 +563,20 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
         _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
                            f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
         return None
-    try:
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # the keys' millions of small objects: the cyclic collector's passes over
+    try:  # the solver's heap would cost more than the packing (they hold no cycle to free)
         return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, size // 8),
                                  pack(solver.memo), folder, max_bytes)
     except OSError as exc:
         _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
                             f"({exc.strerror or exc}): going on without it")
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
