@@ -149,14 +149,14 @@ def pack(memo):
             got = _pieces(value)
             parts.append(len(got) if type(value) is tuple else -1)
             for p in got:
-                n = int(p.start[-1])
+                n = p.slots
                 if held and held + n > CHUNK_SLOTS:  # this chunk is full: the next one
                     yield f"{name}.{t}.c{chunk}", np.concatenate(blocks)
                     chunk, held, blocks = chunk + 1, 0, []
                 pieces.append((p.ndim, len(p), chunk, held))
                 los.append(p.lo)
                 starts.append(p.start)
-                blocks.append(np.asarray(p.block, dtype=np.float64).reshape(n, L))
+                blocks.append(np.asarray(p.values(), dtype=np.float64).reshape(n, L))
                 held += n
                 n_values += n * L
         yield f"{name}.{t}.c{chunk}", (np.concatenate(blocks) if blocks
@@ -198,7 +198,7 @@ def packed_size(memo) -> int:
         for value in getattr(memo, name).values():
             for piece in (value if isinstance(value, tuple) else (value,)):
                 if hasattr(piece, "block"):
-                    size += piece.block.nbytes
+                    size += piece.values().nbytes
                 else:
                     a = np.asarray(piece, dtype=np.float64)
                     size += 8 * a.size  # an array: at most this (its interval of SM)

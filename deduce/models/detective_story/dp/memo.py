@@ -77,8 +77,9 @@ class Rows:
     """Rows over (SM, Luck), each known on an SM interval only (every Luck of each SM): row
     ``r`` holds SM ``lo[r]`` to ``lo[r] + n_r - 1`` (``n_r = start[r + 1] - start[r]``, 0:
     nothing known) as ``block[start[r]:start[r + 1]]`` ((n_r, L) float64, NaN where not
-    known either). ``ndim`` 1: a single row standing for a flat (S*L) value, 2: a stack
-    ((rows, S*L) as an array). Read-only by convention: a writer makes a new one."""
+    known either; ``block`` may be a whole table the rows are a part of: ``values()``).
+    ``ndim`` 1: a single row standing for a flat (S*L) value, 2: a stack ((rows, S*L) as
+    an array). Read-only by convention: a writer makes a new one."""
 
     __slots__ = ("lo", "start", "block", "ndim")
 
@@ -103,13 +104,23 @@ class Rows:
             return float(self.block[a + i, luck])
         return float("nan")
 
+    @property
+    def slots(self) -> int:
+        """The (SM, every Luck) slots its rows hold."""
+        return int(self.start[-1]) - int(self.start[0])
+
+    def values(self) -> np.ndarray:
+        """Its rows' slots, in order: (slots, L)."""
+        return self.block[int(self.start[0]):int(self.start[-1])]
+
     def dense(self) -> np.ndarray:
         """The array it stands for: (S*L) or (rows, S*L), NaN at the cells not known."""
         n = np.diff(self.start)
         out = np.full((len(self.lo) * S, L), np.nan)
         row = np.repeat(np.arange(len(self.lo)), n)
-        sm = np.arange(int(self.start[-1])) - np.repeat(self.start[:-1] - self.lo, n)
-        out[row * S + sm] = self.block
+        start = self.start - self.start[0]
+        sm = np.arange(self.slots) - np.repeat(start[:-1] - self.lo, n)
+        out[row * S + sm] = self.values()
         return out.reshape(-1) if self.ndim == 1 else out.reshape(len(self.lo), SL)
 
     def __array__(self, dtype=None, copy=None):
@@ -119,8 +130,7 @@ class Rows:
 
     def row(self, r: int) -> "Rows":
         """Row ``r`` alone, as a single row (``ndim`` 1)."""
-        a, b = int(self.start[r]), int(self.start[r + 1])
-        return Rows(self.lo[r:r + 1], np.array([0, b - a]), self.block[a:b], 1)
+        return Rows(self.lo[r:r + 1], self.start[r:r + 2], self.block, 1)
 
     @classmethod
     def of(cls, value) -> "Rows":

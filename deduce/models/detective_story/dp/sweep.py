@@ -229,12 +229,21 @@ def _band(plan: _Plan, name: str) -> Band:
     return Band.of(plan.bands[name])
 
 
-def _rows(band: Band, vals: np.ndarray, r0: int, r1: int, ndim: int = 2) -> Rows:
-    """Rows ``r0``..``r1 - 1`` of a laid-out ``band``'s table, compact values ``vals``
-    (slots, L), as memo ``Rows`` (a view of ``vals``: the turn's arrays are kept whole)."""
-    a = int(band.start[r0])
-    return Rows(band.lo[r0:r1].astype(np.int8), (band.start[r0:r1 + 1] - a).astype(np.int32),
-                vals[a:int(band.start[r1])], ndim)
+class _Table(NamedTuple):
+    """A laid-out band's first SMs (int8), slot offsets (int32) and compact values."""
+
+    lo: np.ndarray
+    start: np.ndarray
+    vals: np.ndarray
+
+    @classmethod
+    def of(cls, band: Band, vals: np.ndarray) -> "_Table":
+        return cls(band.lo.astype(np.int8), band.start.astype(np.int32), vals)
+
+    def rows(self, r0: int, r1: int, ndim: int = 2) -> Rows:
+        """Rows ``r0``..``r1 - 1`` as memo ``Rows``: views (the turn's arrays are kept
+        whole; nothing copied per key)."""
+        return Rows(self.lo[r0:r1], self.start[r0:r1 + 1], self.vals, ndim)
 
 
 def _put(store: dict, k, value, known: bool) -> None:
@@ -285,11 +294,10 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
             v = recursion.fallback.encounter(t, key, False, (flags,))[0]
             wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
     if keep:
-        some = W.lo <= W.hi
+        some, tab = W.lo <= W.hi, _Table.of(W, wvals)
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
-            _put(memo.encounter_all, (t, key),
-                 (_rows(W, wvals, p, p + x), _rows(W, wvals, p + x, p + x + 1)),
+            _put(memo.encounter_all, (t, key), (tab.rows(p, p + x), tab.rows(p + x, p + x + 1)),
                  some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
@@ -310,10 +318,11 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
+        tab = _Table.of(Q, qvals)
         for (key, a), q0 in turn.qrow.items():
             spec = turn.acts[(key, a)]
             n = 1 if type(spec) is int or "bonus" not in spec.outcomes else spec.n_bonus
-            _put(memo.action, (t, key, a), _rows(Q, qvals, q0, q0 + n, 1 if n == 1 else 2),
+            _put(memo.action, (t, key, a), tab.rows(q0, q0 + n, 1 if n == 1 else 2),
                  (Q.lo[q0:q0 + n] <= Q.hi[q0:q0 + n]).any())
     qpos = Q.pos()
     # the best legal Action: the best other than the bonus's, then the bonus's Action
@@ -337,6 +346,7 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
     b = bq[i] >= 0
     vv[b] = np.maximum(vv[b], qvals[qpos[bq[i[b]] * S + sm[b]]])
     if keep:
+        tab = _Table.of(V, vv)
         for row, (vk, _, _, _) in turn.vspec.items():
-            _put(memo.start, (t, vk), _rows(V, vv, row, row + 1, 1), V.lo[row] <= V.hi[row])
+            _put(memo.start, (t, vk), tab.rows(row, row + 1, 1), V.lo[row] <= V.hi[row])
     return V, vv
