@@ -63,3 +63,19 @@ def test_a_stack_s_single_row_is_a_flat_value():
     assert one.ndim == 1 and np.asarray(one).tobytes() == a[2].tobytes()
     assert np.isnan(cell(r, 1, 3, 3)) and np.isnan(cell(r, 3, 3, 3))  # none known; past
     assert cell(7.5, 0, 3, 3) == 7.5
+
+
+@given(st.integers(0, S - 1), st.integers(0, S), st.integers(0, S - 1), st.integers(0, S),
+       st.booleans(), st.integers(0, 10 ** 6))
+def test_a_single_row_reached_again_on_part_of_it_merges_to_the_larger(lo1, n1, lo2, n2,
+                                                                       agree, seed):
+    """The sweep's usual case: a start row reached from two sources, on two intervals, the
+    same values where both are (or, ``agree`` False, not: then the new ones win)."""
+    rng = np.random.default_rng(seed)
+    full = rng.random((S, L))
+    old, new = np.full((S, L), np.nan), np.full((S, L), np.nan)
+    old[lo1:lo1 + n1] = full[lo1:lo1 + n1]
+    new[lo2:lo2 + n2] = full[lo2:lo2 + n2] if agree else full[lo2:lo2 + n2] / 2
+    want = np.where(np.isnan(new), old, new).reshape(SL)
+    got = merged(Rows.of(old.reshape(SL)), Rows.of(new.reshape(SL)))
+    assert np.asarray(got).tobytes() == want.tobytes()

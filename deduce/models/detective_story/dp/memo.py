@@ -180,7 +180,58 @@ def merged(old, value):
         return value
     if type(value) is not Rows and type(old) is not Rows:
         return np.where(np.isnan(value), old, value)
+    if type(value) is Rows and type(old) is Rows and len(value) == len(old):
+        return _merged_rows(old, value)
     return Rows.of(_filled(value, old))
+
+
+def _same_on_smaller(old: Rows, new: Rows):
+    """Of two single rows, the one whose interval holds the other's when the two agree bit
+    for bit where both are (then it is their ``merged``); else None."""
+    n_o, n_n = old.slots, new.slots
+    if not n_o or not n_n:
+        return new if n_n else old
+    lo_o, lo_n = int(old.lo[0]), int(new.lo[0])
+    big, small, lo_b, lo_s, n_b, n_s = (old, new, lo_o, lo_n, n_o, n_n) if n_o >= n_n else \
+        (new, old, lo_n, lo_o, n_n, n_o)
+    if not lo_b <= lo_s <= lo_s + n_s <= lo_b + n_b:
+        return None
+    part = big.values()[lo_s - lo_b:lo_s - lo_b + n_s]
+    return big if np.array_equal(part, small.values()) else None
+
+
+def _merged_rows(old: Rows, new: Rows) -> Rows:
+    """``merged`` of two ``Rows`` of as many rows, without the full arrays: ``new`` itself
+    when its intervals hold ``old``'s and it knows every cell of them (the usual case: a
+    row reached from more sources in the same sweep), else over each row's bounding
+    interval, ``new``'s known cells, then ``old``'s, NaN in a gap between the two."""
+    if len(old) == 1:  # a start value: one row, often reached again on part of it
+        same = _same_on_smaller(old, new)
+        if same is not None:
+            return same
+    n_old, n_new = np.diff(old.start), np.diff(new.start)
+    lo_o, lo_n = old.lo.astype(np.intp), new.lo.astype(np.intp)
+    hi_o, hi_n = lo_o + n_old - 1, lo_n + n_new - 1
+    has_o, has_n = n_old > 0, n_new > 0
+    nv = new.values()
+    if ((~has_o) | (has_n & (lo_n <= lo_o) & (hi_n >= hi_o))).all() \
+            and not np.isnan(nv).any():
+        return new
+    lo = np.where(has_o & has_n, np.minimum(lo_o, lo_n), np.where(has_o, lo_o, lo_n))
+    hi = np.where(has_o & has_n, np.maximum(hi_o, hi_n), np.where(has_o, hi_o, hi_n))
+    count = np.where(has_o | has_n, hi - lo + 1, 0)
+    start = np.r_[0, np.cumsum(count)]
+    block = np.full((int(start[-1]), L), np.nan)
+    for n, lo_x, vals in ((n_old, lo_o, old.values()), (n_new, lo_n, nv)):
+        row = np.repeat(np.arange(len(n)), n)
+        first = np.r_[0, np.cumsum(n)][:-1]
+        at = start[:-1][row] + (lo_x[row] - lo[row]) + np.arange(len(row)) - first[row]
+        if vals is nv:  # new's unknown cells keep old's
+            block[at] = np.where(np.isnan(vals), block[at], vals)
+        else:
+            block[at] = vals
+    return Rows(np.where(count > 0, lo, S).astype(np.int8), start.astype(np.int32), block,
+                new.ndim)
 
 
 def _filled(value, old) -> np.ndarray:
