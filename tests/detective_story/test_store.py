@@ -195,6 +195,9 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
         memo = Memo()
         assert store.unpack(memo, dict(good, **bad)) == _values(good)
         capsys.readouterr()
+        first = next(k for k in solver.memo.start if k[0] == t - 1)
+        assert memo.start.get(first) is not None  # read before the damage is met
+        assert capsys.readouterr().err == ""
         values = list(memo.start.values()) + list(memo.action.values())
         err = capsys.readouterr().err
         assert err.count("warning:") == 1 and "not a packed memo" in err, (bad.keys(), err)
@@ -476,3 +479,30 @@ def test_reading_into_a_memo_keeps_what_it_knows_and_fills_its_unknown_cells():
     assert got[0] == 0.25 and got[1] == 0.125 and np.isnan(got[2]) and got[3] == 0.5
     assert np.isnan(got[4:]).all()
     assert np.asarray(memo.start[(4, Case(4, 0, 0))]).tolist() == list(range(SL))
+
+
+def test_a_key_asked_is_looked_up_without_decoding_its_turn(shipped):
+    """A point lookup encodes the asked key (its turn's keys stay undecoded); a key the
+    entry lacks is not in it; a write to a turn not decoded yet survives its decoding."""
+    from deduce.models.detective_story.state import Case
+
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    memo = Memo()
+    store.unpack(memo, dict(store.pack(solver.memo)))
+    n = len(solver.memo.start)
+    assert len(memo.start) == n
+    k = next(k for k in solver.memo.start if k[0] == 11)
+    assert k in memo.start and memo.start._pending == {10, 11, 12}  # nothing decoded
+    assert np.asarray(memo.start[k]).tobytes() == np.asarray(solver.memo.start[k]).tobytes()
+    other = (11, k[1]._replace(villain="nobody"))
+    assert other not in memo.start and memo.start.get(other) is None
+    assert (13, k[1]) not in memo.start and ("x",) not in memo.start
+    mine = next(k for k in solver.memo.start if k[0] == 12)
+    memo.start[mine] = "written"
+    memo.start[(12, Case(12, 0, 0))] = "new"
+    assert len(memo.start) == n + 1
+    assert set(memo.start) == set(solver.memo.start) | {(12, Case(12, 0, 0))}  # decoded
+    assert memo.start[mine] == "written" and memo.start[(12, Case(12, 0, 0))] == "new"
+    assert np.asarray(memo.start[k]).tobytes() == np.asarray(solver.memo.start[k]).tobytes()

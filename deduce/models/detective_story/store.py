@@ -238,11 +238,11 @@ def unpack(memo, arrays) -> int:
     for name in STORES:
         held = dict(dict.items(getattr(memo, name)))
         lazy = LazyStore(source, name, turns[name])
-        for t in {k[0] for k in held} & set(turns[name]):
-            lazy._load(t)  # what the memo holds is merged with the entry's now
-        for k, v in held.items():
-            old = dict.get(lazy, k)
-            dict.__setitem__(lazy, k, v if old is None else _Later(old, v))
+        for k, v in held.items():  # merged with the entry's value when first read
+            packed = lazy._packed(k)
+            if packed is not None:
+                lazy._take(k)
+            dict.__setitem__(lazy, k, v if packed is None else _Later(packed, v))
         source.stores.append(lazy)
         setattr(memo, name, lazy)
     return int(table[:, 4].sum()) if len(table) else 0
@@ -264,6 +264,48 @@ class _Atoms:
         self.text, self.at = text, at.tolist()
         self.made: dict = {}
         self.types = _key_types()
+        self._flat = {cls: name for name, cls in self.types.items() if issubclass(cls, tuple)}
+        self._by_text: dict | None = None
+        self._codes: dict = {}
+
+    def code(self, key: tuple):
+        """The atom indices of ``key``'s parts, as ``pack`` wrote them (None if a part is
+        not in the table: the key is not in the entry)."""
+        out = []
+        for part in key:
+            i = self._code(part)
+            if i is None:
+                return None
+            out.append(i)
+        return tuple(out)
+
+    def _code(self, part):
+        import json
+
+        slot = (type(part), part)
+        got = self._codes.get(slot, self)
+        if got is not self:
+            return got
+        if type(part) in self._flat:
+            fields = [self._code(x) for x in part]
+            encoded = self if None in fields else {"n": self._flat[type(part)], "a": fields}
+        else:
+            try:
+                encoded = K.encode(part, self.types)
+            except TypeError:
+                encoded = self  # not a key part: in no entry
+        if encoded is self:
+            got = None
+        else:
+            if self._by_text is None:
+                t, at = self.text, self.at
+                self._by_text = {}
+                for i in range(len(at) - 1):
+                    self._by_text.setdefault(t[at[i]:at[i + 1]], i)
+            text = json.dumps(encoded, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            got = self._by_text.get(text)
+        self._codes[slot] = got
+        return got
 
     def _parsed(self, i: int):
         import json
@@ -331,6 +373,8 @@ class _Source:
         self.dropped = True
         for lazy in self.stores:
             lazy._pending.clear()
+            lazy._tables.clear()
+            lazy._taken.clear()
             for k in [k for k, v in dict.items(lazy) if type(v) in (Packed, _Later)]:
                 v = dict.__getitem__(lazy, k)
                 if type(v) is _Later:
@@ -399,80 +443,125 @@ class _Tables:
 
 
 class LazyStore(dict):
-    """A memo store read from a cache entry: a turn's keys are read when a key of that
-    turn is first asked (``in``, ``[]``, ``get``, a write; ``len`` counts without reading),
-    a value when first read (``[]``, ``get``, ``values``, ``items``), and kept; what the DP
-    writes is kept as is. Iterating reads every turn's keys."""
+    """A memo store read from a cache entry. Asking for a key (``in``, ``[]``, ``get``)
+    looks it up in its turn's key table by its parts' codes (``_Atoms.code``: the asked
+    key is encoded, the entry's keys are not decoded) and reads its value (its chunk)
+    when first read; a write is kept as is. ``len`` counts without reading; iterating
+    (``keys``, ``values``, ``items``) decodes every turn's keys."""
 
     def __init__(self, source: _Source, name: str, turns: dict):
         super().__init__()
         self._source, self._name = source, name
         self._turns = turns  # turn -> (keys, chunks, values)
-        self._pending = set(turns)
+        self._pending = set(turns)  # turns whose keys are not all in the dict yet
+        self._tables: dict = {}  # turn -> (_Tables, {key codes: Packed}) of a pending turn
+        self._taken: dict = {}  # pending turn -> keys of it in the dict (read, or written)
+
+    def _table(self, t):
+        """Turn ``t``'s tables and its key codes -> ``Packed``, checked (None: the entry
+        was dropped)."""
+        got = self._tables.get(t)
+        if got is None:
+            import numpy as np
+
+            source = self._source
+            try:
+                n_keys, n_chunks, _ = self._turns[t]
+                tables = _Tables(source, self._name, t, n_chunks)
+                keys = source.arrays[f"{self._name}.{t}.keys"]
+                parts = source.arrays[f"{self._name}.{t}.parts"]
+                if keys.dtype != np.int32 or keys.ndim != 2 or len(keys) != n_keys \
+                        or parts.dtype != np.int16 or parts.shape != (n_keys,) \
+                        or (n_keys and (parts.min() < -1 or parts.min() == 0)):
+                    raise ValueError(f"{self._name}.{t}: inconsistent key tables")
+                counts = np.where(parts < 0, 1, parts)
+                if int(counts.sum()) != len(tables.ndim):
+                    raise ValueError(f"{self._name}.{t}: {len(tables.ndim)} values for "
+                                     f"{n_keys} keys")
+                first = np.r_[0, np.cumsum(counts)].tolist()
+                codes = {tuple(row): Packed(tables, first[j], n)
+                         for j, (row, n) in enumerate(zip(keys.tolist(), parts.tolist()))}
+                if len(codes) != n_keys:
+                    raise ValueError(f"{self._name}.{t}: a key twice")
+            except (ValueError, KeyError, IndexError, TypeError, cache.CorruptEntry) as exc:
+                source.drop(str(exc) if isinstance(exc, cache.CorruptEntry)
+                            else f"not a packed memo ({type(exc).__name__}: {exc})")
+                return None
+            got = self._tables[t] = (tables, codes)
+        return got
+
+    def _packed(self, k):
+        """The entry's ``Packed`` value of ``k`` (a key of a pending turn), or None."""
+        if type(k) is not tuple or not k or k[0] not in self._pending:
+            return None
+        got = self._table(k[0])
+        if got is None:
+            return None
+        code = self._source.atoms.code(k)
+        return got[1].get(code) if code is not None else None
+
+    def _take(self, k) -> None:
+        self._taken.setdefault(k[0], set()).add(k)
 
     def _load(self, t) -> None:
-        """Turn ``t``'s keys (each a ``Packed``); a damaged table drops the entry."""
-        import numpy as np
-
+        """Every key of turn ``t`` into the dict (each a ``Packed``), decoded; a damaged
+        table drops the entry."""
+        got = self._table(t)
+        if got is None or t not in self._pending:
+            return
         self._pending.discard(t)
-        source = self._source
+        taken = self._taken.pop(t, set())
+        atom = self._source.atoms
         try:
-            n_keys, n_chunks, _ = self._turns[t]
-            tables = _Tables(source, self._name, t, n_chunks)
-            keys = source.arrays[f"{self._name}.{t}.keys"]
-            parts = source.arrays[f"{self._name}.{t}.parts"]
-            if keys.dtype != np.int32 or keys.ndim != 2 or len(keys) != n_keys \
-                    or parts.dtype != np.int16 or parts.shape != (n_keys,) \
-                    or (n_keys and (parts.min() < -1 or parts.min() == 0)):
-                raise ValueError(f"{self._name}.{t}: inconsistent key tables")
-            counts = np.where(parts < 0, 1, parts)
-            if int(counts.sum()) != len(tables.ndim):
-                raise ValueError(f"{self._name}.{t}: {len(tables.ndim)} values for "
-                                 f"{n_keys} keys")
-            first = np.r_[0, np.cumsum(counts)].tolist()
-            atom = source.atoms
-            got = {}
-            for j, (row, n) in enumerate(zip(keys.tolist(), parts.tolist())):
-                k = tuple(atom(i) for i in row)
+            for code, packed in got[1].items():
+                k = tuple(atom(i) for i in code)
                 if k[0] != t:
                     raise ValueError(f"{self._name}.{t}: a key of turn {k[0]!r}")
-                got[k] = Packed(tables, first[j], n)
+                if k in taken:
+                    continue  # read already, or written since: kept
+                held = dict.get(self, k)
+                dict.__setitem__(self, k, packed if held is None else _Later(packed, held))
         except (ValueError, KeyError, IndexError, TypeError, RecursionError) as exc:
-            source.drop(f"not a packed memo ({type(exc).__name__}: {exc})")
-            return
-        for k, v in got.items():
-            dict.__setitem__(self, k, v)
-
-    def _turn(self, k) -> None:
-        if self._pending and type(k) is tuple and k and k[0] in self._pending:
-            self._load(k[0])
+            self._source.drop(f"not a packed memo ({type(exc).__name__}: {exc})")
 
     def _all(self) -> None:
         for t in sorted(self._pending):
             self._load(t)
 
     def __contains__(self, k) -> bool:
-        self._turn(k)
-        return dict.__contains__(self, k)
+        return dict.__contains__(self, k) or self._packed(k) is not None
+
+    def _value(self, k, v):
+        """``v`` (a dict value of ``k``) read from the entry if it is still there."""
+        packed = v.packed if type(v) is _Later else v
+        try:
+            read = packed.tables.value(packed)
+        except (ValueError, cache.CorruptEntry) as exc:
+            self._source.drop(str(exc) if isinstance(exc, cache.CorruptEntry)
+                              else f"not a packed memo ({exc})")
+            return _MISSING if type(v) is not _Later else v.held
+        if type(v) is _Later:
+            from deduce.models.detective_story.dp.memo import merged
+
+            read = merged(read, v.held)
+        return read
 
     def __getitem__(self, k):
-        self._turn(k)
-        v = dict.__getitem__(self, k)
-        if type(v) in (Packed, _Later):
-            packed = v.packed if type(v) is _Later else v
-            try:
-                read = packed.tables.value(packed)
-            except (ValueError, cache.CorruptEntry) as exc:
-                self._source.drop(str(exc) if isinstance(exc, cache.CorruptEntry)
-                                  else f"not a packed memo ({exc})")
-                return dict.__getitem__(self, k)  # what the memo held, or KeyError
-            if type(v) is _Later:
-                from deduce.models.detective_story.dp.memo import merged
-
-                read = merged(read, v.held)
-            dict.__setitem__(self, k, read)
-            v = read
-        return v
+        if dict.__contains__(self, k):
+            v = dict.__getitem__(self, k)
+            if type(v) not in (Packed, _Later):
+                return v
+        else:
+            v = self._packed(k)
+            if v is None:
+                raise KeyError(k)
+            self._take(k)
+        read = self._value(k, v)
+        if read is _MISSING:
+            dict.pop(self, k, None)
+            raise KeyError(k)
+        dict.__setitem__(self, k, read)
+        return read
 
     def get(self, k, default=None):
         try:
@@ -481,11 +570,14 @@ class LazyStore(dict):
             return default
 
     def __setitem__(self, k, v) -> None:
-        self._turn(k)
+        if not dict.__contains__(self, k) and self._packed(k) is not None:
+            self._take(k)  # the entry's value of it is not read: replaced
         dict.__setitem__(self, k, v)
 
     def __len__(self) -> int:
-        return dict.__len__(self) + sum(self._turns[t][0] for t in self._pending)
+        pending = sum(self._turns[t][0] - len(self._taken.get(t, ()))
+                      for t in self._pending)
+        return dict.__len__(self) + pending
 
     def __iter__(self):
         self._all()
