@@ -65,8 +65,8 @@ def without_array(path: Path, name: str) -> None:
 
 def chunks_read(solver) -> list:
     """The chunk arrays ``solver``'s memo has read from its cache entry so far."""
-    from deduce.models.detective_story import store
+    from deduce.models.detective_story import packed
 
     entry = solver.memo.start._source.arrays if isinstance(solver.memo.start,
-                                                           store.LazyStore) else None
+                                                           packed.LazyStore) else None
     return [n for n in (entry._read if entry is not None else ()) if ".c" in n]

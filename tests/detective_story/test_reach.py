@@ -166,18 +166,18 @@ def _played(ctx, case, seed: int, turns: int):
 
 
 def test_a_loaded_memo_answers_as_the_solver_that_swept(tiny):
-    """The whole case's memo packed as the cache keeps it (``store.pack``) and put into a
-    fresh solver (``store.unpack``) answers every later state exactly as the solver that
+    """The whole case's memo packed as the cache keeps it (``packed.pack``) and put into a
+    fresh solver (``packed.unpack``) answers every later state exactly as the solver that
     swept, without a sweep or the recursion's fallback."""
-    from deduce.models.detective_story import store
+    from deduce.models.detective_story import packed
 
     cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=1, luck=2)
     solved = Solver(cf.ctx)
     solved.prepare(cf.case)  # the whole case
-    arrays = dict(store.pack(solved.memo))
+    arrays = dict(packed.pack(solved.memo))
     loaded = Solver(cf.ctx)
     loaded.sweep = counting = Counting(loaded.sweep)
-    store.unpack(loaded.memo, {k: v.copy() for k, v in arrays.items()})
+    packed.unpack(loaded.memo, {k: v.copy() for k, v in arrays.items()})
     states = [(cf.case, None)] + [s for seed in range(4) for s in _played(cf.ctx, cf.case, seed, 5)]
     assert len(states) > 10
     for case, waited in states:

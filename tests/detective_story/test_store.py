@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from deduce.core import cache
 from deduce.models.detective_story import advice as A
-from deduce.models.detective_story import store
+from deduce.models.detective_story import packed, store
 from deduce.models.detective_story.dp.memo import Memo
 from deduce.models.detective_story.dp.modes import flags_of
 from tests.detective_story.conftest import fresh, load_case
@@ -50,7 +50,7 @@ def late(shipped, **changes):
 def stores_equal(one: Memo, other: Memo) -> bool:
     """Same keys in every kept store and, for each, the same values bit for bit (NaN where
     NaN)."""
-    for name in store.STORES:
+    for name in packed.STORES:
         a, b = getattr(one, name), getattr(other, name)
         if a.keys() != b.keys():
             return False
@@ -78,10 +78,10 @@ def test_pack_and_unpack_keep_every_key_and_value_exactly_unknown_cells_free(shi
     solver = A.Solver(cf.ctx)
     solver.prepare(cf.case, whole=True)
     memo = solver.memo
-    assert {name: len(getattr(memo, name)) > 0 for name in store.STORES} == dict.fromkeys(
-        store.STORES, True)
+    assert {name: len(getattr(memo, name)) > 0 for name in packed.STORES} == dict.fromkeys(
+        packed.STORES, True)
     assert {type(v) for v in memo.start.values()} == {Rows}  # compact: reached SM only
-    dense = dict(store.pack(memo))
+    dense = dict(packed.pack(memo))
     k = max(memo.start, key=lambda k: np.isfinite(np.asarray(memo.start[k])).sum())
     holed = np.asarray(memo.start[k]).reshape(S, L)
     known_sm = np.isfinite(holed).any(axis=1)
@@ -89,10 +89,10 @@ def test_pack_and_unpack_keep_every_key_and_value_exactly_unknown_cells_free(shi
     assert known_sm.sum() >= 2
     holed[top] = np.nan  # an SM a reachable-only DP did not reach
     memo.start[k] = holed.reshape(-1)
-    arrays = dict(store.pack(memo))
+    arrays = dict(packed.pack(memo))
     assert _values(arrays) == _values(dense) - L
     back = Memo()
-    read = store.unpack(back, arrays)
+    read = packed.unpack(back, arrays)
     assert read == _values(arrays)
     assert stores_equal(memo, back)
     assert np.isnan(np.asarray(back.start[k]).reshape(S, L)[top]).all()
@@ -116,7 +116,7 @@ values = st.builds(_value, st.integers(1, 3), st.sampled_from([0.0, 0.5, 0.99, 1
                 max_size=12, unique_by=lambda x: x[:2]),
        st.lists(st.tuples(st.integers(1, 12), values, values), max_size=6,
                 unique_by=lambda x: x[0]),
-       st.sampled_from([1, 7, store.CHUNK_SLOTS]))
+       st.sampled_from([1, 7, packed.CHUNK_SLOTS]))
 def test_pack_and_unpack_round_trip_any_values_and_nan_patterns(plain, pairs, chunk):
     from deduce.models.detective_story.dp.grid import L, S
     from deduce.models.detective_story.state import Case
@@ -132,19 +132,19 @@ def test_pack_and_unpack_round_trip_any_values_and_nan_patterns(plain, pairs, ch
         known = np.isfinite(np.asarray(x).reshape(-1, S, L)).any(axis=2)
         return sum(int(S - r.argmax() - r[::-1].argmax()) for r in known if r.any())
 
-    want = L * sum(slots(x) for name in store.STORES for value in getattr(memo, name).values()
+    want = L * sum(slots(x) for name in packed.STORES for value in getattr(memo, name).values()
                    for x in (value if isinstance(value, tuple) else (value,)))
-    old = store.CHUNK_SLOTS
-    store.CHUNK_SLOTS = chunk
+    old = packed.CHUNK_SLOTS
+    packed.CHUNK_SLOTS = chunk
     try:
-        arrays = dict(store.pack(memo))
+        arrays = dict(packed.pack(memo))
     finally:
-        store.CHUNK_SLOTS = old
+        packed.CHUNK_SLOTS = old
     assert _values(arrays) == want
     chunks = [a for n, a in arrays.items() if n.split(".")[-1].startswith("c")]
     assert all(len(a) <= max(chunk, 3 * S) for a in chunks)  # a larger piece: on its own
     back = Memo()
-    assert store.unpack(back, arrays) == want
+    assert packed.unpack(back, arrays) == want
     assert stores_equal(memo, back)
 
 
@@ -152,7 +152,7 @@ def test_unpack_refuses_a_bad_index_or_key_table_and_puts_nothing(shipped):
     cf = late(shipped)
     solver = A.Solver(cf.ctx)
     solver.prepare(cf.case, whole=True)
-    good = dict(store.pack(solver.memo))
+    good = dict(packed.pack(solver.memo))
     index = good["index"].copy()
     index[0, 0] = 7
     broken = [{k: v for k, v in good.items() if k != "index"},
@@ -164,7 +164,7 @@ def test_unpack_refuses_a_bad_index_or_key_table_and_puts_nothing(shipped):
     for arrays in broken:
         memo = Memo()
         with pytest.raises(ValueError):
-            store.unpack(memo, arrays)
+            packed.unpack(memo, arrays)
         assert (len(memo.start), len(memo.action), len(memo.encounter_all)) == (0, 0, 0)
 
 
@@ -172,7 +172,7 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
     cf = late(shipped)
     solver = A.Solver(cf.ctx)
     solver.prepare(cf.case, whole=True)
-    good = dict(store.pack(solver.memo))
+    good = dict(packed.pack(solver.memo))
     t = cf.case.turn + 1
     rows = good[f"start.{t}.rows"].copy()
     rows[0] = (20, 10)  # SM 20 to 29: past the grid
@@ -193,7 +193,7 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
                 with_atoms(b"[" * 100_000 + b"]" * 100_000),  # nested too deep
                 with_atoms(b'{"t":[1,')):  # not JSON
         memo = Memo()
-        assert store.unpack(memo, dict(good, **bad)) == _values(good)
+        assert packed.unpack(memo, dict(good, **bad)) == _values(good)
         capsys.readouterr()
         first = next(k for k in solver.memo.start if k[0] == t - 1)
         assert memo.start.get(first) is not None  # read before the damage is met
@@ -444,11 +444,11 @@ def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch
     monkeypatch.setattr(store, "_warned", set())
     solver = A.Solver(late(shipped).ctx)
     store.prepare(solver, late(shipped).case, use_cache=False, whole=True)
-    arrays = dict(store.pack(solver.memo))
-    size = store.packed_size(solver.memo)
+    arrays = dict(packed.pack(solver.memo))
+    size = packed.packed_size(solver.memo)
     assert size == sum(a.nbytes for n, a in arrays.items() if ".c" in n)
     size = sum(a.nbytes for a in arrays.values())
-    assert store.save(solver, max_bytes=store.packed_size(solver.memo) - 1) is None
+    assert store.save(solver, max_bytes=packed.packed_size(solver.memo) - 1) is None
     assert "larger than the cache's bound" in capsys.readouterr().err
     assert list(folder.iterdir()) == []
     assert store.save(solver, max_bytes=size + 100_000).parent == folder
@@ -456,7 +456,7 @@ def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch
 
 def test_an_empty_memo_packs_and_unpacks_to_nothing():
     back = Memo()
-    assert store.unpack(back, dict(store.pack(Memo()))) == 0
+    assert packed.unpack(back, dict(packed.pack(Memo()))) == 0
     assert stores_equal(Memo(), back)
 
 
@@ -474,7 +474,7 @@ def test_reading_into_a_memo_keeps_what_it_knows_and_fills_its_unknown_cells():
     written.start[(4, Case(4, 0, 0))] = np.arange(float(SL))
     memo = Memo()
     memo.start[k] = held
-    store.unpack(memo, dict(store.pack(written)))
+    packed.unpack(memo, dict(packed.pack(written)))
     got = np.asarray(memo.start[k])
     assert got[0] == 0.25 and got[1] == 0.125 and np.isnan(got[2]) and got[3] == 0.5
     assert np.isnan(got[4:]).all()
@@ -490,7 +490,7 @@ def test_a_key_asked_is_looked_up_without_decoding_its_turn(shipped):
     solver = A.Solver(cf.ctx)
     solver.prepare(cf.case, whole=True)
     memo = Memo()
-    store.unpack(memo, dict(store.pack(solver.memo)))
+    packed.unpack(memo, dict(packed.pack(solver.memo)))
     n = len(solver.memo.start)
     assert len(memo.start) == n
     k = next(k for k in solver.memo.start if k[0] == 11)
