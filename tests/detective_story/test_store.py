@@ -506,3 +506,17 @@ def test_a_key_asked_is_looked_up_without_decoding_its_turn(shipped):
     assert set(memo.start) == set(solver.memo.start) | {(12, Case(12, 0, 0))}  # decoded
     assert memo.start[mine] == "written" and memo.start[(12, Case(12, 0, 0))] == "new"
     assert np.asarray(memo.start[k]).tobytes() == np.asarray(solver.memo.start[k]).tobytes()
+
+
+def test_an_entry_read_twice_into_one_memo_reads_the_same(shipped):
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    solver.prepare(cf.case, whole=True)
+    arrays = dict(packed.pack(solver.memo))
+    memo = Memo()
+    packed.unpack(memo, arrays)
+    k = next(iter(solver.memo.start))
+    memo.start[k]  # one value read from the first entry, the others not yet
+    assert set(memo.start) == set(solver.memo.start)  # their keys decoded
+    packed.unpack(memo, arrays)
+    assert stores_equal(solver.memo, memo)

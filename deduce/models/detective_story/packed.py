@@ -190,7 +190,8 @@ def unpack(memo, arrays) -> int:
         raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
     source = _Source(arrays, atoms)
     for name in STORES:
-        held = dict(dict.items(getattr(memo, name)))
+        held = {k: v for k, v in dict.items(getattr(memo, name))  # not an older entry's
+                if type(v) not in (Packed, _Later)}
         lazy = LazyStore(source, name, turns[name])
         for k, v in held.items():  # merged with the entry's value when first read
             packed = lazy._packed(k)
