@@ -409,11 +409,11 @@ class LazyStore(dict):
         self._source, self._name = source, name
         self._turns = turns  # turn -> (keys, chunks, values)
         self._pending = set(turns)  # turns whose keys are not all in the dict yet
-        self._tables: dict = {}  # turn -> (_Tables, {key codes: Packed}) of a pending turn
+        self._tables: dict = {}  # pending turn -> (_Tables, {key codes: j}, first, parts)
         self._taken: dict = {}  # pending turn -> keys of it in the dict (read, or written)
 
     def _table(self, t):
-        """Turn ``t``'s tables and its key codes -> ``Packed``, checked (None: the entry
+        """Turn ``t``'s tables and its key codes -> key index, checked (None: the entry
         was dropped)."""
         got = self._tables.get(t)
         if got is None:
@@ -434,16 +434,21 @@ class LazyStore(dict):
                     raise ValueError(f"{self._name}.{t}: {len(tables.ndim)} values for "
                                      f"{n_keys} keys")
                 first = np.r_[0, np.cumsum(counts)].tolist()
-                codes = {tuple(row): Packed(tables, first[j], n)
-                         for j, (row, n) in enumerate(zip(keys.tolist(), parts.tolist()))}
+                codes = dict(zip(map(tuple, keys.tolist()), range(n_keys)))
                 if len(codes) != n_keys:
                     raise ValueError(f"{self._name}.{t}: a key twice")
             except (ValueError, KeyError, IndexError, TypeError, cache.CorruptEntry) as exc:
                 source.drop(str(exc) if isinstance(exc, cache.CorruptEntry)
                             else f"not a packed memo ({type(exc).__name__}: {exc})")
                 return None
-            got = self._tables[t] = (tables, codes)
+            got = self._tables[t] = (tables, codes, first, parts.tolist())
         return got
+
+    @staticmethod
+    def _made(got, j: int) -> "Packed":
+        """Key ``j`` of a turn's tables (``_table``) as ``Packed``."""
+        tables, _, first, parts = got
+        return Packed(tables, first[j], parts[j])
 
     def _packed(self, k):
         """The entry's ``Packed`` value of ``k`` (a key of a pending turn), or None."""
@@ -453,7 +458,8 @@ class LazyStore(dict):
         if got is None:
             return None
         code = self._source.atoms.code(k)
-        return got[1].get(code) if code is not None else None
+        j = got[1].get(code) if code is not None else None
+        return None if j is None else self._made(got, j)
 
     def _take(self, k) -> None:
         self._taken.setdefault(k[0], set()).add(k)
@@ -468,7 +474,8 @@ class LazyStore(dict):
         taken = self._taken.pop(t, set())
         atom = self._source.atoms
         try:
-            for code, packed in got[1].items():
+            for code, j in got[1].items():
+                packed = self._made(got, j)
                 k = tuple(atom(i) for i in code)
                 if k[0] != t:
                     raise ValueError(f"{self._name}.{t}: a key of turn {k[0]!r}")
