@@ -182,8 +182,9 @@ def advise(record_file: str, roll: str | None, no_cache: bool, data_dir, as_json
     time (a spinner shows on a terminal); from turn 8 on, with the Villain known, about a
     second. The solved case is kept in the cache folder (`deduce story cache`), so every
     later `advise`, `table` or optimal `selfplay --from` on the same case reads the part
-    of it that state needs (about a third of a second in all) instead of solving again; --no-cache neither reads nor writes it and keeps only the
-    next two turns in memory (a fresh case: 14-29 s, 0.8-1.5 GB, every time).
+    of it that state needs (about a third of a second in all) instead of solving again;
+    --no-cache neither reads nor writes it and keeps only the next two turns in memory (a
+    fresh case: 14-29 s, 0.8-1.5 GB, every time).
 
     \b
     Examples:

@@ -151,8 +151,8 @@ def test_random_mutations_give_only_input_errors(data):
         assert str(exc)
 
 
-@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.sampled_from(["goto", "line"])),
-                max_size=20))
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7),
+                          st.sampled_from(["goto", "line"])), max_size=20))
 def test_the_plain_goto_cycle_search_agrees_with_networkx(edges):
     import networkx as nx
 

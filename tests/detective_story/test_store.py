@@ -22,7 +22,13 @@ from deduce.models.detective_story import packed, store
 from deduce.models.detective_story.dp.memo import Memo
 from deduce.models.detective_story.dp.modes import flags_of
 from tests.detective_story.conftest import fresh, load_case
-from tests.detective_story.solves import chunks_read, count_solves, flip_in_array, solves, without_array
+from tests.detective_story.solves import (
+    chunks_read,
+    count_solves,
+    flip_in_array,
+    solves,
+    without_array,
+)
 
 LATE = dict(turn=10, villain="c201", clue_found=True, sm=1, luck=2)
 
@@ -314,7 +320,8 @@ def _damage_by_bad_tables(path, cf):
 
 
 @pytest.mark.parametrize("damage, reason", [
-    (_damage_by_flipping, "damaged (corrupt)"), (_damage_by_removing_a_chunk, "missing (corrupt)"),
+    (_damage_by_flipping, "damaged (corrupt)"),
+    (_damage_by_removing_a_chunk, "missing (corrupt)"),
     (_damage_by_truncating, "not a readable cache entry"),
     (_damage_by_foreign_kind, "another key or kind"), (_damage_by_bad_tables, "not a packed memo")])
 def test_a_damaged_entry_is_ignored_with_one_warning_then_solved_and_rewritten(
@@ -344,7 +351,8 @@ def test_a_damaged_chunk_read_later_drops_the_entry_and_is_never_trusted(
     store.prepare(solved, cf.case)
     path = folder / f"{store.case_key(cf.ctx)}.npz"
     first = _read_first(path, cf)
-    later = sorted(n for n in np.load(path).files if n.startswith(f"start.{cf.case.turn + 2}.c"))
+    with np.load(path) as archive:
+        later = sorted(n for n in archive.files if n.startswith(f"start.{cf.case.turn + 2}.c"))
     assert later and first not in later
     flip_in_array(path, later[-1])
     capsys.readouterr()
@@ -358,7 +366,8 @@ def test_a_damaged_chunk_read_later_drops_the_entry_and_is_never_trusted(
     assert later[-1] not in chunks_read(solver)
     assert 0 < sum(v is not None for v in got.values()) < len(got)
     for k, v in got.items():  # what was read before is exact, the rest unknown
-        assert v is None or np.asarray(v).tobytes() == np.asarray(solved.memo.start[k]).tobytes()
+        want = np.asarray(solved.memo.start[k])
+        assert v is None or np.asarray(v).tobytes() == want.tobytes()
     t, key = cf.case.turn + 2, solver.modes.key(cf.case)
     assert solver.recursion.start_value(t, key, flags_of(cf.case), 3, 2) == pytest.approx(
         solved.recursion.start_value(t, key, flags_of(cf.case), 3, 2), abs=1e-12)

@@ -49,8 +49,9 @@ Dependencies go one way, each module importing only those above it:
   row its SM interval, views of the turn's compact arrays: a fresh a001 case's whole memo
   is 45 million values, 0.36 GB, where full (S*L) rows would be 1 GB); the solver reads
   them a cell at a time (``memo.cell``), and the plain recursion (``Recursion.fallback``)
-  values a cell a caller asks for that the sweep did not reach. ``dense`` is the same sweep on every
-  cell, kept as the referee of the tests and the baseline of ``benchmarks/story_dp.py``.
+  values a cell a caller asks for that the sweep did not reach. ``dense`` is the same
+  sweep on every cell, kept as the referee of the tests and the baseline of
+  ``benchmarks/story_dp.py``.
 - **Once per turn class.** An Action roll reads of the turn only its modifiers
   (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
   roll is set up once per (mode, Action, class), the phase compiled once per (mode,

@@ -4,9 +4,9 @@ each turn's values a compact (slots, L) array.
 
 ``Sweep.run(recursion, roots_v, roots_w, t0, keep, report, cells)`` fills the memo of
 ``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all`` as ``memo.Rows``,
-each row's reached SM interval only, views of the turn's compact arrays) for everything reachable from the roots at their
-``cells``, with the values the recursion computes (the tests compare the two, and with
-the dense sweep, ``dense``). Three passes:
+each row's reached SM interval only, views of the turn's compact arrays) for everything
+reachable from the roots at their ``cells``, with the values the recursion computes (the
+tests compare the two, and with the dense sweep, ``dense``). Three passes:
 
 - **layout** (``layout.lay_out``), turn ``t0`` to 12, as the dense sweep;
 - **reach**, interleaved with it: from the roots' SM, the SM values each table of a turn
@@ -297,8 +297,8 @@ def _backward(recursion, plan: _Plan, nxt_v, keep: bool):
         some, tab = W.lo <= W.hi, _Table.of(W, wvals)
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
-            _put(memo.encounter_all, (t, key), (tab.rows(p, p + x), tab.rows(p + x, p + x + 1)),
-                 some[p:p + x + 1].any())
+            both = (tab.rows(p, p + x), tab.rows(p + x, p + x + 1))
+            _put(memo.encounter_all, (t, key), both, some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
     A = _band(plan, "act")
