@@ -17,15 +17,16 @@ def cache(clear: bool, as_json: bool) -> None:
     file; with --clear, remove them all.
 
     `advise`, `table` and optimal `selfplay --from` write the whole case's solution there
-    after solving it, and every later command on the same case reads it instead of
-    solving again (from a fresh case: seconds instead of half a minute). An entry is
-    keyed by the program's version, the campaign files' content and the case's fixed
-    start (Adventure, character sheets); any state of that case reads it. The folder is
-    the platform's cache folder (Linux: $XDG_CACHE_HOME/deduce or ~/.cache/deduce; macOS:
-    ~/Library/Caches/deduce; Windows: %LOCALAPPDATA%\\deduce\\Cache), or $DEDUCE_CACHE_DIR;
-    at most 1 GiB in all, the oldest entries dropped first. A damaged or foreign file
-    is ignored with a warning and the case solved again; --no-cache on a command neither
-    reads nor writes.
+    after solving it, and every later command on the same case reads the part of it the
+    state needs instead of solving again (from a fresh case: a third of a second instead
+    of half a minute). An entry is keyed by the program's version, the campaign files'
+    content and the case's fixed start (Adventure, character sheets); any state of that
+    case reads it. The folder is the platform's cache folder (Linux:
+    $XDG_CACHE_HOME/deduce or ~/.cache/deduce; macOS: ~/Library/Caches/deduce; Windows:
+    %LOCALAPPDATA%\\deduce\\Cache), or $DEDUCE_CACHE_DIR; at most 1 GiB in all, the
+    oldest entries dropped first. A damaged or foreign file (or a part of one found
+    damaged when read) is ignored with a warning, removed, and the case solved again;
+    --no-cache on a command neither reads nor writes.
 
     JSON: {"folder", "max_bytes", "total_bytes", "entries": [{"adventure", "name",
     "campaign", "bytes", "age_s", "modified", "path", "readable"}]}, newest first; with

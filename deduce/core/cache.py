@@ -7,9 +7,16 @@ Contract:
   variable `DEDUCE_CACHE_DIR` overrides it.
 - An entry is one `.npz` file named by its key (hex digest). It holds numeric arrays and
   a JSON header (array `__header__`, uint8 bytes) carrying the format version, the kind,
-  the key, the caller's metadata and a SHA-256 checksum over every array's name, dtype,
+  the key, the caller's metadata and, per array, a SHA-256 checksum over its name, dtype,
   shape and bytes. Files are read with `allow_pickle=False`: a foreign file never runs
   code.
+- `read_entry` checks the header and the arrays named in `verify` (default: every array)
+  at once; any other array is read and checked when first asked (`Entry[name]`), so a
+  caller that needs a few arrays of a large entry reads only those. An array found
+  missing or damaged then raises `CorruptEntry` (the caller ignores the entry from then
+  on and drops it: `drop`).
+- `write_entry` takes the arrays as a mapping or as (name, array) pairs made one at a
+  time (written as they come: no copy of the whole entry is held).
 - Writes are atomic (temp file in the same folder, then `os.replace`), and after each
   write the folder is pruned to `max_bytes` (default `DEFAULT_MAX_BYTES`), oldest first.
 - A corrupt, truncated, foreign or other-version file is ignored with a warning on
@@ -22,15 +29,15 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
+import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 APP_NAME = "deduce"
 ENV_VAR = "DEDUCE_CACHE_DIR"
-FORMAT_VERSION = 1
-#: room for the fresh solutions of both shipped Detective Story Adventures (a001 about
-#: 300 MiB, a002 about 600 MiB with the reachable-only DP)
+FORMAT_VERSION = 2
+#: room for the fresh solution of either shipped Detective Story Adventure (a001 about
+#: 350 MiB, a002 about 725 MiB with the reachable-only DP), not both at once
 DEFAULT_MAX_BYTES = 1024 * 1024 * 1024
 SUFFIX = ".npz"
 HEADER_ARRAY = "__header__"
@@ -58,13 +65,11 @@ def digest_key(*parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _checksum(arrays: dict) -> str:
+def _checksum(name: str, array) -> str:
     digest = hashlib.sha256()
-    for name in sorted(arrays):
-        array = arrays[name]
-        digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
-        # the bytes themselves, not a copy (``tobytes``): a solved case is hundreds of MB
-        digest.update(array if array.flags.c_contiguous else array.tobytes())
+    digest.update(f"{name}|{array.dtype.str}|{array.shape}|".encode())
+    # the bytes themselves, not a copy (``tobytes``): a solved case is hundreds of MB
+    digest.update(array if array.flags.c_contiguous else array.tobytes())
     return digest.hexdigest()
 
 
@@ -72,26 +77,47 @@ def _warn(path: Path, reason: str) -> None:
     print(f"warning: cache file {path} ignored: {reason}", file=sys.stderr)
 
 
-def write_entry(key: str, kind: str, meta: dict, arrays: dict,
+class CorruptEntry(ValueError):
+    """An array of an entry read later is missing or damaged (the message says which)."""
+
+
+def _write_member(archive, name: str, array) -> None:
+    """One array into the open zip ``archive`` as ``name.npy`` (as ``np.savez`` does)."""
+    import numpy as np
+
+    with archive.open(f"{name}.npy", "w", force_zip64=True) as stream:
+        np.lib.format.write_array(stream, array, allow_pickle=False)
+
+
+def write_entry(key: str, kind: str, meta: dict, arrays,
                 directory: Path | None = None,
                 max_bytes: int = DEFAULT_MAX_BYTES) -> Path:
-    """Write one entry atomically, then prune the folder to `max_bytes`."""
+    """Write one entry atomically, then prune the folder to `max_bytes`. ``arrays``: a
+    mapping of names to arrays, or (name, array) pairs (each written, checksummed and
+    dropped before the next is made)."""
+    import tempfile
+
     import numpy as np
 
     folder = directory if directory is not None else cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    arrays = {name: np.ascontiguousarray(value) for name, value in arrays.items()}
-    if HEADER_ARRAY in arrays:
-        raise ValueError(f"array name {HEADER_ARRAY} is reserved")
-    header = {"format": FORMAT_VERSION, "app": APP_NAME, "kind": kind, "key": key,
-              "meta": meta, "checksum": _checksum(arrays)}
-    encoded = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"),
-                            dtype=np.uint8)
+    pairs = arrays.items() if hasattr(arrays, "items") else arrays
     target = folder / f"{key}{SUFFIX}"
     handle, temp_name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=SUFFIX)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, **{HEADER_ARRAY: encoded}, **arrays)
+        with os.fdopen(handle, "wb") as stream, \
+                zipfile.ZipFile(stream, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+            sums: dict = {}
+            for name, value in pairs:
+                if name == HEADER_ARRAY or name in sums:
+                    raise ValueError(f"array name {name} is reserved or repeated")
+                value = np.ascontiguousarray(value)
+                sums[name] = _checksum(name, value)
+                _write_member(archive, name, value)
+            header = {"format": FORMAT_VERSION, "app": APP_NAME, "kind": kind, "key": key,
+                      "meta": meta, "checksums": sums}
+            _write_member(archive, HEADER_ARRAY, np.frombuffer(
+                json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8))
         os.replace(temp_name, target)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
@@ -100,8 +126,77 @@ def write_entry(key: str, kind: str, meta: dict, arrays: dict,
     return target
 
 
-def read_entry(key: str, kind: str, directory: Path | None = None):
-    """(meta, arrays) of a valid entry, or None (missing, or ignored with a warning)."""
+class Entry:
+    """The arrays of an entry read by ``read_entry``: ``entry[name]`` reads the array and
+    checks its checksum the first time (``CorruptEntry`` if it is missing or damaged),
+    then keeps it; ``names`` every array the header lists; ``close()`` the file."""
+
+    def __init__(self, path: Path, archive, sums: dict):
+        self.path, self._archive, self._sums = path, archive, sums
+        self._read: dict = {}
+        self._pid = os.getpid()
+
+    def _here(self):
+        """The open archive, opened again in a forked process: a parent's open file is
+        shared with its children, offset included, so their reads would interleave (the
+        same file: the process's view of the open descriptor where there is one)."""
+        if self._pid != os.getpid() and self._archive is not None:
+            import numpy as np
+
+            self._pid = os.getpid()
+            same = Path(f"/proc/self/fd/{self._archive.fid.fileno()}")
+            self._archive = np.load(same if same.exists() else self.path, allow_pickle=False)
+        return self._archive
+
+    @property
+    def names(self) -> list:
+        return list(self._sums)
+
+    def __contains__(self, name) -> bool:
+        return name in self._sums
+
+    def __iter__(self):
+        return iter(self._sums)
+
+    def keys(self):
+        return self._sums.keys()
+
+    def __len__(self) -> int:
+        return len(self._sums)
+
+    def __getitem__(self, name: str):
+        got = self._read.get(name)
+        if got is None:
+            if name not in self._sums or self._archive is None:
+                raise KeyError(name)
+            try:
+                got = self._here()[name]
+            except KeyError:
+                raise CorruptEntry(f"array {name} missing (corrupt)") from None
+            except zipfile.BadZipFile:  # its CRC
+                raise CorruptEntry(f"array {name} damaged (corrupt)") from None
+            except Exception as error:  # an unreadable member, whatever the cause
+                raise CorruptEntry(f"array {name} unreadable ({type(error).__name__})") \
+                    from None
+            if _checksum(name, got) != self._sums[name]:
+                raise CorruptEntry(f"array {name}: checksum mismatch (corrupt)")
+            got.flags.writeable = False
+            self._read[name] = got
+        return got
+
+    def items(self):
+        return [(name, self[name]) for name in self._sums]
+
+    def close(self) -> None:
+        if self._archive is not None:
+            self._archive.close()
+            self._archive = None
+
+
+def read_entry(key: str, kind: str, directory: Path | None = None, verify=None):
+    """(meta, ``Entry``) of a valid entry, or None (missing, or ignored with a warning).
+    ``verify``: the arrays read and checked now (None: every one; a damaged one makes the
+    entry ignored), the others when first asked."""
     import numpy as np
 
     folder = directory if directory is not None else cache_dir()
@@ -109,26 +204,49 @@ def read_entry(key: str, kind: str, directory: Path | None = None):
     if not path.is_file():
         return None
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            data = {name: archive[name] for name in archive.files}
+        archive = np.load(path, allow_pickle=False)
+        if not hasattr(archive, "files"):  # a plain .npy file
+            raise ValueError("not an archive")
     except Exception as error:  # any unreadable file is a miss, never a crash
         _warn(path, f"not a readable cache entry ({type(error).__name__})")
         return None
-    header = _decode_header(data.pop(HEADER_ARRAY, None))
+    try:
+        raw = archive[HEADER_ARRAY] if HEADER_ARRAY in archive.files else None
+    except Exception as error:
+        archive.close()
+        _warn(path, f"not a readable cache entry ({type(error).__name__})")
+        return None
+    header = _decode_header(raw)
+    reason = None
     if header is None or header.get("app") != APP_NAME:
-        _warn(path, "no deduce header (foreign file)")
+        reason = "no deduce header (foreign file)"
+    elif header.get("format") != FORMAT_VERSION:
+        reason = f"format version {header.get('format')!r}, expected {FORMAT_VERSION}"
+    elif header.get("kind") != kind or header.get("key") != key:
+        reason = "entry is for another key or kind"
+    elif not isinstance(header.get("checksums"), dict):
+        reason = "no checksums (corrupt)"
+    if reason is None:
+        entry = Entry(path, archive, header["checksums"])
+        try:
+            for name in (entry.names if verify is None else verify):
+                entry[name]
+        except (CorruptEntry, KeyError) as error:
+            reason = str(error) if isinstance(error, CorruptEntry) else \
+                f"array {error} missing (corrupt)"
+    if reason is not None:
+        archive.close()
+        _warn(path, reason)
         return None
-    if header.get("format") != FORMAT_VERSION:
-        _warn(path, f"format version {header.get('format')!r}, "
-                    f"expected {FORMAT_VERSION}")
-        return None
-    if header.get("kind") != kind or header.get("key") != key:
-        _warn(path, "entry is for another key or kind")
-        return None
-    if header.get("checksum") != _checksum(data):
-        _warn(path, "checksum mismatch (corrupt)")
-        return None
-    return header.get("meta", {}), data
+    return header.get("meta", {}), entry
+
+
+def drop(entry: Entry, reason: str) -> None:
+    """An entry found damaged after ``read_entry``: closed, removed, one warning (a later
+    write replaces it)."""
+    entry.close()
+    _warn(entry.path, reason)
+    entry.path.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -149,3 +149,19 @@ def test_random_mutations_give_only_input_errors(data):
         parse_campaign(docs, "mutated")
     except InputError as exc:
         assert str(exc)
+
+
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7),
+                          st.sampled_from(["goto", "line"])), max_size=20))
+def test_the_plain_goto_cycle_search_agrees_with_networkx(edges):
+    import networkx as nx
+
+    from deduce.models.detective_story.graph import _goto_cycle
+
+    edges = [(f"m{u}", f"m{v}", "effects[0].goto", kind) for u, v, kind in edges]
+    gotos = nx.DiGraph([(u, v) for u, v, _, kind in edges if kind == "goto"])
+    cycle = _goto_cycle(edges)
+    assert (cycle is not None) == (not nx.is_directed_acyclic_graph(gotos))
+    if cycle:  # a real cycle of goto edges
+        assert cycle[0] == cycle[-1] and len(set(cycle[:-1])) == len(cycle) - 1
+        assert all(gotos.has_edge(a, b) for a, b in zip(cycle, cycle[1:]))

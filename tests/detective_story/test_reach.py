@@ -104,6 +104,7 @@ def test_reachable_sweep_equals_dense_sweep(tiny, turn, extra):
         a, b = getattr(reach.memo, store), getattr(dense.memo, store)
         assert set(a) <= set(b)
         for k, v in a.items():
+            v = np.asarray(v)  # ``memo.Rows``: the array it stands for
             w = b[k][:len(v)] if v.ndim == 2 else b[k]
             ok = ~np.isnan(v)
             assert np.allclose(v[ok], w[ok], rtol=0, atol=1e-12), k
@@ -124,10 +125,11 @@ def test_reachable_sweep_on_every_cell_is_the_dense_sweep(tiny):
     dense.prepare(cf.case)
     assert set(reach.memo.start) <= set(dense.memo.start)
     for k, v in reach.memo.start.items():  # rows reached through SM-dependent branches
+        v = np.asarray(v)
         ok = ~np.isnan(v)  # only hold NaN at the SM values those never take
         assert ok.any() and np.allclose(v[ok], dense.memo.start[k][ok], rtol=0, atol=1e-12), k
     root = reach.memo.start[(10, reach.recursion.start_mode(with_flags(key, flags_of(cf.case))))]
-    assert not np.isnan(root).any()  # the roots: every SM and Luck
+    assert not np.isnan(np.asarray(root)).any()  # the roots: every SM and Luck
 
 
 def test_a_cell_not_reached_is_valued_by_the_recursion(tiny):
@@ -164,18 +166,18 @@ def _played(ctx, case, seed: int, turns: int):
 
 
 def test_a_loaded_memo_answers_as_the_solver_that_swept(tiny):
-    """The whole case's memo packed as the cache keeps it (``store.pack``) and put into a
-    fresh solver (``store.unpack``) answers every later state exactly as the solver that
+    """The whole case's memo packed as the cache keeps it (``packed.pack``) and put into a
+    fresh solver (``packed.unpack``) answers every later state exactly as the solver that
     swept, without a sweep or the recursion's fallback."""
-    from deduce.models.detective_story import store
+    from deduce.models.detective_story import packed
 
     cf = fresh(tiny, turn=8, villain="c201", motive=1, sm=1, luck=2)
     solved = Solver(cf.ctx)
     solved.prepare(cf.case)  # the whole case
-    arrays = store.pack(solved.memo)
+    arrays = dict(packed.pack(solved.memo))
     loaded = Solver(cf.ctx)
     loaded.sweep = counting = Counting(loaded.sweep)
-    store.unpack(loaded.memo, {k: v.copy() for k, v in arrays.items()})
+    packed.unpack(loaded.memo, {k: v.copy() for k, v in arrays.items()})
     states = [(cf.case, None)] + [s for seed in range(4) for s in _played(cf.ctx, cf.case, seed, 5)]
     assert len(states) > 10
     for case, waited in states:
@@ -229,6 +231,7 @@ def test_two_turns_kept_equal_the_dense_sweep_and_no_other_turn_is_written(tiny)
         a, b = getattr(reach.memo, store), getattr(dense.memo, store)
         assert a and {k[0] for k in a} == {10, 11}  # the kept turns only
         for k, v in a.items():
+            v = np.asarray(v)  # a compact memo value (``memo.Rows``) as its array
             w = b[k][:len(v)] if v.ndim == 2 else b[k]
             ok = ~np.isnan(v)
             assert np.allclose(v[ok], w[ok], rtol=0, atol=1e-12), k

@@ -22,6 +22,7 @@ def tiny(tiny_session_dir):
 def _close(b: np.ndarray, v: np.ndarray) -> int:
     """``b`` (NaN where the reachable sweep did not reach) equals ``v`` at every other
     cell; returns how many cells were compared."""
+    b = np.asarray(b)  # ``memo.Rows``: the array it stands for
     known = ~np.isnan(b)
     assert np.allclose(b[known], v[known], rtol=0, atol=1e-12)
     return int(known.sum())
@@ -36,7 +37,7 @@ def _same_memo(batched: Solver, recursive: Solver) -> int:
             n += _close(batched.memo.start[k], v)
     for k, v in recursive.memo.action.items():
         if k in batched.memo.action:
-            b = batched.memo.action[k]
+            b = np.asarray(batched.memo.action[k])
             rows = min(len(b), len(v)) if v.ndim == 2 else None
             n += _close(b[:rows], v[:rows])
     return n
@@ -122,3 +123,10 @@ def test_sweep_reports_its_progress_turn_by_turn(tiny):
     advise(cf.ctx, cf.case, solver=solver)
     assert messages == ([f"laying out turn {t} of 12" for t in (10, 11, 12)]
                         + [f"solving turn {t} (from turn 12 back to turn 10)" for t in (12, 11, 10)])
+
+
+def test_the_lazy_sweep_is_the_sweep():
+    from deduce.models.detective_story.advice import LazySweep
+    from deduce.models.detective_story.dp.sweep import Sweep
+
+    assert LazySweep.partial is Sweep.partial is True

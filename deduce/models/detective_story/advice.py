@@ -30,7 +30,6 @@ from deduce.models.detective_story.dp import solver as dp_solver
 from deduce.models.detective_story.dp.expect import Expect
 from deduce.models.detective_story.dp.grid import LUCK_CAP, SM_CAP, Lin
 from deduce.models.detective_story.dp.rolls import row_probabilities
-from deduce.models.detective_story.dp.sweep import Sweep
 from deduce.models.detective_story.dp.trace import Tracer
 from deduce.models.detective_story.state import Case, Context
 
@@ -39,13 +38,33 @@ __all__ = ["Advice", "Expect", "LUCK_CAP", "Lin", "Reroll", "SM_CAP", "SOLVERS",
            "row_probabilities", "solver_for"]
 
 
+class LazySweep:
+    """A ``dp.sweep.Sweep`` imported when it first runs: a command that reads a solved case
+    from the cache never sweeps, and never imports the sweep's modules."""
+
+    #: as ``dp.sweep.Sweep.partial`` (a test checks they agree)
+    partial = True
+
+    def __init__(self):
+        self._sweep = None
+
+    def run(self, *args, **kwargs) -> None:
+        """``dp.sweep.Sweep.run``."""
+        if self._sweep is None:
+            from deduce.models.detective_story.dp.sweep import Sweep
+
+            self._sweep = Sweep()
+        return self._sweep.run(*args, **kwargs)
+
+
 class Solver(dp_solver.Solver):
     """The DP over one case (its ``Context``), values memoised across calls
     (``dp.solver.Solver``); ``batched``: evaluate a whole turn at a time from a new case
-    (a ``dp.sweep.Sweep`` of its own), else one (turn, mode) at a time by recursion."""
+    (a ``dp.sweep.Sweep`` of its own, ``LazySweep``), else one (turn, mode) at a time by
+    recursion."""
 
     def __init__(self, ctx: Context, batched: bool = True):
-        super().__init__(ctx, sweep=Sweep() if batched else None)
+        super().__init__(ctx, sweep=LazySweep() if batched else None)
 
 
 def context_key(ctx: Context) -> tuple:

@@ -72,8 +72,9 @@ Checks on load (``load_campaign``): unknown keys and wrong types, ids, line leng
 faces, every reference between paragraphs (a dangling one is an ``InputError`` naming the
 file, the paragraph id and the field, e.g. ``memoirs.toml: m405: field 'effects[1].goto':
 unknown paragraph 'm999'``), ``goto`` cycles (errors) and paragraphs no Adventure line,
-campaign entry or effect leads to (``Data.warnings``). References form a networkx
-``DiGraph`` (``Data.graph``) rooted at the node ``"campaign"``.
+campaign entry or effect leads to (``Data.warnings``). References form a graph rooted
+at the node ``"campaign"`` (checked in plain Python; ``Data.graph``: a networkx ``DiGraph``
+made when first asked).
 """
 
 from __future__ import annotations
@@ -228,10 +229,20 @@ class Data:
     paragraphs: dict[str, Paragraph]
     source: str
     warnings: list[str] = field(default_factory=list)
-    graph: Any = None
+    _graph: Any = field(default=None, repr=False, compare=False)
     #: a hash of the campaign files' parsed content (``core.cache.digest_key``): equal for
     #: equal campaigns wherever they are read from (the solved-case cache's key)
     digest: str = ""
+
+    @property
+    def graph(self):
+        """The reference graph, a networkx ``DiGraph`` rooted at ``"campaign"``
+        (``graph.build_graph``), made when first asked."""
+        if self._graph is None:
+            from deduce.models.detective_story.graph import build_graph
+
+            self._graph = build_graph(self)
+        return self._graph
 
     def adventure(self, text: str, where: str = "--adventure") -> Adventure:
         """The Adventure named by id or name (aliases as ``names.resolve``)."""
@@ -818,5 +829,5 @@ def parse_campaign(files: list[tuple[str, dict]], source: str = "<memory>") -> D
     data = Data(campaign, adventures, villains, paragraphs, source, digest=digest_key(files))
     from deduce.models.detective_story.graph import check_graph
 
-    data.graph, data.warnings = check_graph(data)
+    data.warnings = check_graph(data)
     return data

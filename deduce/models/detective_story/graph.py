@@ -1,4 +1,5 @@
-"""The paragraph-reference graph of a campaign (networkx) and the checks made on it.
+"""The paragraph-reference graph of a campaign and the checks made on it (plain Python;
+``build_graph`` makes it a networkx ``DiGraph``).
 
 Nodes are the ``"campaign"`` root, Adventure, Villain and Memoirs ids; an edge ``u -> v``
 says reading ``u`` can lead to ``v`` (attribute ``field``: where in ``u`` the reference
@@ -62,58 +63,109 @@ def _villain_refs(v) -> Iterator[tuple[str, str, str]]:
         yield from effect_refs(effects, f"option3.rewards.{choice}")
 
 
-def build_graph(data):
-    """The reference ``DiGraph`` of ``data`` (a ``data.Data``)."""
-    import networkx as nx
+def reference_edges(data) -> tuple:
+    """``(nodes, edges)`` of ``data``'s reference graph (a ``data.Data``): every node, and
+    every edge as ``(u, v, field, kind)`` in the order found (a later edge between the same
+    two nodes replaces an earlier one's attributes, as in a ``DiGraph``)."""
+    nodes: dict = {"campaign": None}
+    edges: list = []
 
-    g = nx.DiGraph()
-    g.add_node("campaign")
+    def edge(u, v, field_, kind):
+        nodes.setdefault(u)
+        nodes.setdefault(v)
+        edges.append((u, v, field_, kind))
+
     c = data.campaign
     for key in ("baker_street", "escape", "end_of_case", "start", "inspector"):
         if getattr(c, key):
-            g.add_edge("campaign", getattr(c, key), field=key, kind="entry")
+            edge("campaign", getattr(c, key), key, "entry")
     for i, pid in enumerate(c.equipment):
-        g.add_edge("campaign", pid, field=f"equipment[{i}]", kind="entry")
+        edge("campaign", pid, f"equipment[{i}]", "entry")
     for aid, adv in data.adventures.items():
-        g.add_edge("campaign", aid, field="adventures", kind="entry")
+        edge("campaign", aid, "adventures", "entry")
         for line, ids in adv.lines:
             for i, pid in enumerate(ids):
-                g.add_edge(aid, pid, field=f"{line}[{i}]", kind="line")
+                edge(aid, pid, f"{line}[{i}]", "line")
         for j, s in enumerate(adv.special):
             for target, path, kind in effect_refs(s.effects, f"special[{j}].effects"):
-                g.add_edge(aid, target, field=path, kind=kind)
+                edge(aid, target, path, kind)
     for vid, v in data.villains.items():
-        g.add_node(vid)
+        nodes.setdefault(vid)
         for target, path, kind in _villain_refs(v):
-            g.add_edge(vid, target, field=path, kind=kind)
+            edge(vid, target, path, kind)
     for pid, p in data.paragraphs.items():
-        g.add_node(pid)
+        nodes.setdefault(pid)
         for target, path, kind in effect_refs(p.effects, "effects"):
-            g.add_edge(pid, target, field=path, kind=kind)
+            edge(pid, target, path, kind)
+    return list(nodes), edges
+
+
+def build_graph(data):
+    """The reference ``DiGraph`` of ``data`` (a ``data.Data``; networkx)."""
+    import networkx as nx
+
+    nodes, edges = reference_edges(data)
+    g = nx.DiGraph()
+    g.add_nodes_from(nodes)
+    for u, v, field_, kind in edges:
+        g.add_edge(u, v, field=field_, kind=kind)
     return g
 
 
-def check_graph(data):
-    """``(graph, warnings)``; ``InputError`` on a ``goto`` cycle (naming paragraph and field)."""
-    import networkx as nx
+def _goto_cycle(edges: list) -> list | None:
+    """The nodes of a cycle of ``goto`` edges (its first node repeated at the end), or
+    None: a depth-first search, iterative (a long chain of gotos is no deep recursion)."""
+    succ: dict = {}
+    for u, v, _, kind in edges:
+        if kind == "goto":
+            succ.setdefault(u, {})[v] = None
+            succ.setdefault(v, {})
+    done: set = set()
+    for root in succ:
+        if root in done:
+            continue
+        path, on_path, stack = [root], {root}, [iter(succ[root])]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                node = path.pop()
+                on_path.discard(node)
+                done.add(node)
+                stack.pop()
+                continue
+            if nxt in on_path:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in done:
+                path.append(nxt)
+                on_path.add(nxt)
+                stack.append(iter(succ[nxt]))
+    return None
 
-    g = build_graph(data)
-    gotos = nx.DiGraph([(u, v, d) for u, v, d in g.edges(data=True) if d["kind"] == "goto"])
-    try:
-        cycle = nx.find_cycle(gotos)
-    except nx.NetworkXNoCycle:
-        cycle = None
+
+def check_graph(data):
+    """``Data.warnings`` of ``data``; ``InputError`` on a ``goto`` cycle (naming paragraph
+    and field). Plain Python: loading a campaign needs no networkx (``build_graph`` makes
+    the ``DiGraph`` when ``Data.graph`` is first asked)."""
+    nodes, edges = reference_edges(data)
+    cycle = _goto_cycle(edges)
     if cycle:
-        u, v = cycle[0][0], cycle[0][1]
-        loop = " -> ".join([e[0] for e in cycle] + [cycle[0][0]])
-        raise InputError(f"field '{g.edges[u, v]['field']}': goto cycle {loop} (a paragraph "
-                         f"would be read for ever)", where=f"{_source(data, u)}: {u}",
-                         field=g.edges[u, v]["field"])
-    reachable = nx.descendants(g, "campaign")
-    warnings = [f"{_source(data, n)}: {n}: unreachable (no campaign entry, Adventure line or "
-                f"effect leads to it)"
-                for n in sorted(set(g.nodes) - reachable - {"campaign"})]
-    return g, warnings
+        u, v = cycle[0], cycle[1]
+        field_ = [f for a, b, f, _ in edges if (a, b) == (u, v)][-1]  # as a DiGraph keeps
+        loop = " -> ".join(cycle)
+        raise InputError(f"field '{field_}': goto cycle {loop} (a paragraph would be read "
+                         f"for ever)", where=f"{_source(data, u)}: {u}", field=field_)
+    succ: dict = {}
+    for u, v, _, _ in edges:
+        succ.setdefault(u, []).append(v)
+    reachable, todo = set(), ["campaign"]
+    while todo:
+        for v in succ.get(todo.pop(), ()):
+            if v not in reachable:
+                reachable.add(v)
+                todo.append(v)
+    return [f"{_source(data, n)}: {n}: unreachable (no campaign entry, Adventure line or "
+            f"effect leads to it)"
+            for n in sorted(set(nodes) - reachable - {"campaign"})]
 
 
 def _source(data, node: str) -> str:

@@ -10,12 +10,9 @@ Contract:
   changes during the case (turn, SM, Luck, the Villain, the party, the flags) is the
   memo's own keys and axes: one entry serves every state of the case, and a state it does
   not cover is solved and merged into it.
-- ``pack(memo)`` / ``unpack(memo, arrays)``: the memo stores ``STORES`` as arrays and
-  back. Keys are kept exactly (``core.keys``: a table of their distinct parts as JSON, a
-  ``Case`` as the indices of its fields' parts, and per store an int32 array of part
-  indices); values keep their finite cells only (a
-  packed bit mask and the float64 values, bit for bit), so a cell the DP left NaN costs
-  nothing and reads back as NaN. Everything is in arrays the entry's checksum covers.
+- the memo in the entry: ``packed`` (``pack``, ``unpack``: per store and turn, in
+  chunks, each array with its own checksum, read only when a state needs it; a part
+  found damaged then drops the entry with one warning, never trusted);
 - ``prepare(solver, case, phase, waited, use_cache, whole)``: make sure ``solver`` answers at
   the case without solving again: from its memory, else from the cache entry, else by
   solving (the whole case when ``use_cache``) and writing the entry. A corrupt, truncated,
@@ -34,27 +31,15 @@ from pathlib import Path
 
 from deduce.core import cache
 from deduce.core import keys as K
+from deduce.models.detective_story.packed import key_types, pack, packed_size, unpack
 
 GAME = "detective-story"
 #: the ``kind`` of this game's entries (``core.cache``)
 KIND = "detective-story/solved-case"
-#: the memo stores kept: enough for ``value``, ``q_values``, ``after_action``, the re-roll
-#: advice and the optimal bot to read without solving (``dp.memo.Memo``)
-STORES = ("start", "action", "encounter_all")
 #: where a cache entry's answer came from (``prepare``)
 MEMORY, CACHED, SOLVED = "memory", "cache", "solved"
 
 _warned: set = set()
-#: ``pack`` checks cells for NaN this many at a time
-_CHUNK_CELLS = 1 << 20
-
-
-def _key_types() -> dict:
-    from deduce.models.detective_story.data import Sheet
-    from deduce.models.detective_story.dp.modes import Flags
-    from deduce.models.detective_story.state import Case
-
-    return {"Case": Case, "Flags": Flags, "Sheet": Sheet}
 
 
 @lru_cache(maxsize=None)
@@ -77,270 +62,7 @@ def case_key(ctx) -> str:
     """The cache key of ``ctx``'s case (see the module's docstring)."""
     from deduce.models.detective_story.advice import context_key
 
-    return cache.digest_key(KIND, program_digest(), K.encode(context_key(ctx), _key_types()))
-
-
-# ----------------------------------------------------------------------------- the memo
-def pack(memo) -> dict:
-    """The stores ``STORES`` of ``memo`` as arrays (see the module's docstring)."""
-    import json
-
-    import numpy as np
-
-    types = _key_types()
-    flat = {cls: name for name, cls in types.items() if issubclass(cls, tuple)}
-    atoms: list = []
-    index: dict = {}
-
-    def atom(part) -> int:
-        slot = (type(part), part)
-        i = index.get(slot)
-        if i is None:
-            if type(part) in flat:  # its fields are atoms of their own: each read once
-                encoded = {"n": flat[type(part)], "a": [atom(x) for x in part]}
-            else:
-                encoded = K.encode(part, types)
-            i = index[slot] = len(atoms)
-            atoms.append(encoded)
-        return i
-
-    arrays = {}
-    for name in STORES:
-        store = getattr(memo, name)
-        keys = [[atom(part) for part in k] for k in store]
-        arity = {len(k) for k in keys} or {0}
-        if len(arity) > 1:
-            raise ValueError(f"memo store {name}: keys of different lengths")
-        parts, shapes, finite = [], [], []
-        chunk: list = []  # cells gathered a few MB at a time: no dense copy of the memo
-        held = 0
-        total = sum(np.size(p) for v in store.values() for p in (v if type(v) is tuple else (v,)))
-        known = np.empty(total)  # the finite cells go here: only those pages are touched
-        n_known = 0
-
-        def flush():
-            nonlocal n_known
-            cells = np.concatenate(chunk)
-            f = np.isfinite(cells)
-            finite.append(f)
-            got = cells if f.all() else cells[f]
-            known[n_known:n_known + len(got)] = got
-            n_known += len(got)
-            chunk.clear()
-
-        for value in store.values():
-            pieces = value if isinstance(value, tuple) else (value,)
-            parts.append(len(pieces) if isinstance(value, tuple) else -1)
-            for piece in pieces:
-                a = np.asarray(piece, dtype=np.float64)
-                if a.ndim not in (1, 2):
-                    raise ValueError(f"memo store {name}: a value of shape {a.shape}")
-                shapes.append((a.ndim, a.shape[0], a.shape[-1]))
-                chunk.append(a.reshape(-1))
-                held += a.size
-                if held >= _CHUNK_CELLS:
-                    flush()
-                    held = 0
-        if chunk:
-            flush()
-        arrays[f"{name}.keys"] = np.array(keys, dtype=np.int32).reshape(len(keys), *arity)
-        arrays[f"{name}.parts"] = np.array(parts, dtype=np.int16)
-        arrays[f"{name}.shapes"] = np.array(shapes, dtype=np.int32).reshape(-1, 3)
-        arrays[f"{name}.mask"] = np.packbits(np.concatenate(finite)) if finite else \
-            np.zeros(0, dtype=np.uint8)
-        arrays[f"{name}.values"] = known[:n_known]
-    text = json.dumps(atoms, sort_keys=True, separators=(",", ":"))
-    arrays["atoms"] = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    return arrays
-
-
-def packed_size(memo) -> int:
-    """The bytes of ``pack(memo)``'s values and masks (its key tables come on top: a few
-    bytes per key), counted without packing."""
-    import numpy as np
-
-    size = 0
-    for name in STORES:
-        cells = 0
-        for value in getattr(memo, name).values():
-            for piece in (value if isinstance(value, tuple) else (value,)):
-                a = np.asarray(piece)
-                cells += a.size
-                size += 8 * int(np.count_nonzero(np.isfinite(a)))
-        size += (cells + 7) // 8  # the store's mask
-    return size
-
-
-def unpack(memo, arrays: dict) -> int:
-    """Put the stores of ``arrays`` (``pack``'s) into ``memo``, keeping what it holds
-    already (a value it holds takes the cells it does not know, NaN, from the entry);
-    returns the values read. ``ValueError`` (nothing put) if they are not a
-    packed memo: every table is checked here, so reading a value later cannot fail.
-    Each store becomes a ``LazyStore``: a value read is made on its first access (a
-    read-only view of the entry's values, or its cells put back among NaN), so a command
-    that reads a few values never spends the memory of the whole case."""
-    import json
-
-    import numpy as np
-
-    try:
-        atoms = _atoms(json.loads(bytes(arrays["atoms"]).decode("utf-8")))
-        stores = {name: _unpack_store(arrays, name, atoms, np) for name in STORES}
-    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError too
-        raise ValueError(f"not a packed memo ({exc})") from None
-    except (KeyError, IndexError, TypeError, RecursionError) as exc:  # nested too deep too
-        raise ValueError(f"not a packed memo ({type(exc).__name__}: {exc})") from None
-    for name, packed in stores.items():
-        lazy = LazyStore(packed)
-        for k, held in dict.items(getattr(memo, name)):  # what the memo holds is kept
-            if type(held) is not Packed and k in packed:
-                held = _known_first(held, lazy[k], np)
-            dict.__setitem__(lazy, k, held)
-        setattr(memo, name, lazy)
-    return sum(int(arrays[f"{name}.values"].size) for name in STORES)
-
-
-def _ones_before(mask, at, np):
-    """For each cell index in ``at`` (ascending, the last one the mask's cell count): the
-    set bits of the bit-packed ``mask`` before it, without unpacking the mask (a popcount
-    per byte, a running sum, and the leading bits of the byte it falls in)."""
-    counts, leading = _bit_tables()
-    pop = counts[mask]
-    if int(pop.sum(dtype=np.int64)) == int(at[-1]):  # every cell finite
-        return at
-    before = np.zeros(len(mask) + 1, dtype=np.int64)
-    np.cumsum(pop, dtype=np.int64, out=before[1:])
-    byte, bit = at >> 3, at & 7
-    padded = np.append(mask, np.uint8(0))
-    return before[byte] + leading[padded[byte], bit]
-
-
-@lru_cache(maxsize=1)
-def _bit_tables():
-    """Per byte value: its set bits, and the set bits among its first k (0-7) cells
-    (``np.packbits`` puts a byte's first cell in its most significant bit)."""
-    import numpy as np
-
-    counts = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
-    leading = np.array([[bin(b >> (8 - k)).count("1") for k in range(8)] for b in range(256)],
-                       dtype=np.int64)
-    return counts, leading
-
-
-def _known_first(held, read, np):
-    """``held`` (a memo value: an array or a tuple of arrays), its NaN cells taken from
-    ``read`` where the shapes agree."""
-    if type(held) is tuple and type(read) is tuple and len(held) == len(read):
-        return tuple(_known_first(h, r, np) for h, r in zip(held, read))
-    if type(held) is tuple or type(read) is tuple or np.shape(held) != np.shape(read):
-        return held
-    return np.where(np.isnan(held), read, held)
-
-
-def _atoms(table: list) -> list:
-    """The key parts of ``pack``'s atom table: each an encoded key (``core.keys``), or a
-    NamedTuple whose fields are earlier atoms (``{"n": name, "a": [indices]}``)."""
-    types = _key_types()
-    out: list = []
-    for x in table:
-        if isinstance(x, dict) and x.keys() == {"n", "a"}:
-            cls, fields = types.get(x["n"]), x["a"]
-            if cls is None or not issubclass(cls, tuple) or not isinstance(fields, list) \
-                    or not all(type(j) is int and 0 <= j < len(out) for j in fields):
-                raise ValueError(f"bad atom {len(out)}")
-            try:
-                out.append(cls(*[out[j] for j in fields]))
-            except TypeError as exc:
-                raise ValueError(f"bad atom {len(out)}: {exc}") from None
-        else:
-            out.append(K.decode(x, types))
-    return out
-
-
-class Packed:
-    """A memo value still in its cache entry: ``make()`` builds it."""
-
-    __slots__ = ("make", "index")
-
-    def __init__(self, make, index: int):
-        self.make, self.index = make, index
-
-
-class LazyStore(dict):
-    """A memo store some of whose values are ``Packed``: each is made on its first access
-    (``[]``, ``get``, ``values``, ``items``) and kept; what the DP writes is kept as is."""
-
-    def __getitem__(self, k):
-        v = dict.__getitem__(self, k)
-        if type(v) is Packed:
-            v = v.make(v.index)
-            dict.__setitem__(self, k, v)
-        return v
-
-    def get(self, k, default=None):
-        return self[k] if k in self else default
-
-    def values(self):
-        return [self[k] for k in self]
-
-    def items(self):
-        return [(k, self[k]) for k in self]
-
-
-def _unpack_store(arrays: dict, name: str, atoms: list, np) -> dict:
-    """Key -> ``Packed`` of one store, every table checked first."""
-    keys, parts = arrays[f"{name}.keys"], arrays[f"{name}.parts"]
-    shapes, mask = arrays[f"{name}.shapes"], arrays[f"{name}.mask"]
-    values = arrays[f"{name}.values"]
-    if keys.ndim != 2 or len(keys) != len(parts) or shapes.ndim != 2 or shapes.shape[1] != 3 \
-            or (keys.size and (keys.min() < 0 or keys.max() >= len(atoms))):
-        raise ValueError(f"memo store {name}: inconsistent tables")
-    counts = np.where(parts < 0, 1, parts)
-    if len(parts) and parts.min() == 0 or int(counts.sum()) != len(shapes):
-        raise ValueError(f"memo store {name}: {len(shapes)} values for {len(parts)} keys")
-    if len(shapes) and (shapes[:, 1:].min() < 1 or not np.isin(shapes[:, 0], (1, 2)).all()
-                        or ((shapes[:, 0] == 1) & (shapes[:, 1] != shapes[:, 2])).any()):
-        raise ValueError(f"memo store {name}: bad shapes")
-    sizes = np.where(shapes[:, 0] == 1, shapes[:, 2], shapes[:, 1] * shapes[:, 2]) \
-        .astype(np.int64)
-    cell_at = np.concatenate([[0], np.cumsum(sizes)])
-    n_cells = int(cell_at[-1])
-    if mask.dtype != np.uint8 or mask.ndim != 1 or len(mask) != (n_cells + 7) // 8 \
-            or values.dtype != np.float64 or values.ndim != 1:
-        raise ValueError(f"memo store {name}: bad mask or values")
-    ones = _ones_before(mask, cell_at, np)  # finite cells before each piece's first
-    if int(ones[-1]) != len(values):
-        raise ValueError(f"memo store {name}: {len(values)} values for {int(ones[-1])} "
-                         "finite cells")
-    values.flags.writeable = False
-    value_at = ones
-    cells, vals = cell_at.tolist(), value_at.tolist()
-    dims = shapes.tolist()
-
-    def piece(i: int):
-        c0, c1, v0, v1 = cells[i], cells[i + 1], vals[i], vals[i + 1]
-        if v1 - v0 == c1 - c0:
-            out = values[v0:v1]
-        else:
-            b0 = c0 >> 3
-            bits = np.unpackbits(mask[b0:(c1 + 7) >> 3])[c0 - 8 * b0:c1 - 8 * b0].view(bool)
-            out = np.full(c1 - c0, np.nan)
-            out[bits] = values[v0:v1]
-            out.flags.writeable = False
-        ndim, rows, cols = dims[i]
-        return out if ndim == 1 else out.reshape(rows, cols)
-
-    first = np.concatenate([[0], np.cumsum(counts)]).tolist()
-
-    def make(k: int):
-        n = parts_list[k]
-        if n < 0:
-            return piece(first[k])
-        return tuple(piece(first[k] + j) for j in range(n))
-
-    parts_list = parts.tolist()
-    return {tuple(atoms[i] for i in row): Packed(make, k)
-            for k, row in enumerate(keys.tolist())}
+    return cache.digest_key(KIND, program_digest(), K.encode(context_key(ctx), key_types()))
 
 
 # ----------------------------------------------------------------------------- the entry
@@ -363,19 +85,20 @@ def _warn_once(what: str, text: str) -> None:
 
 
 def load(solver) -> bool:
-    """Read the cache entry of ``solver``'s case into its memo (True if one was read)."""
+    """Put the cache entry of ``solver``'s case into its memo (True if there was one):
+    its index and key parts are read and checked now, the rest as it is read
+    (``unpack``)."""
     folder = _folder()
     if folder is None:
         return False
-    found = cache.read_entry(case_key(solver.ctx), KIND, folder)
+    found = cache.read_entry(case_key(solver.ctx), KIND, folder, verify=("index", "atoms"))
     if found is None:
         return False
-    _, arrays = found
+    _, entry = found
     try:
-        unpack(solver.memo, arrays)
+        unpack(solver.memo, entry)
     except ValueError as exc:
-        path = folder / f"{case_key(solver.ctx)}{cache.SUFFIX}"
-        print(f"warning: cache file {path} ignored: {exc}", file=sys.stderr)
+        cache.drop(entry, str(exc))
         return False
     return True
 
@@ -383,31 +106,50 @@ def load(solver) -> bool:
 def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     """Write ``solver``'s memo as its case's cache entry, the folder then pruned to
     ``max_bytes`` (the path; None, with a warning, when the folder cannot be written or
-    the entry alone is larger than ``max_bytes``: the command goes on without it)."""
+    the entry alone is larger than ``max_bytes``: the command goes on without it). The
+    entry is written a chunk at a time (``pack``): no copy of the memo is made."""
     folder = _folder()
     if folder is None:
         _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
         return None
     size = packed_size(solver.memo)
-    if size > max_bytes:  # known before packing: no copy of the memo made for nothing
+    if size > max_bytes:  # known before packing: nothing written for nothing
         _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
                            f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
         return None
-    arrays = pack(solver.memo)
-    values = sum(int(arrays[f"{name}.values"].size) for name in STORES)
-    try:
-        return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, values), arrays,
-                                 folder, max_bytes)
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # the keys' millions of small objects: the cyclic collector's passes over
+    try:  # the solver's heap would cost more than the packing (they hold no cycle to free)
+        return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, size // 8),
+                                 pack(solver.memo), folder, max_bytes)
     except OSError as exc:
         _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
                             f"({exc.strerror or exc}): going on without it")
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
-    """Whether ``solver``'s memo holds the value at ``case`` (``Solver.knows``), so
-    nothing needs solving for it."""
-    return solver.knows(case, encounter=phase == "encounter", waited=waited)
+    """Whether ``solver``'s memo holds the value at ``case`` (``Solver.knows``) and, at
+    the start of a turn, every legal Action's, so nothing needs solving for it (what
+    ``advice.advise`` reads is read, and so checked, here)."""
+    from deduce.models.detective_story import engine as E
+    from deduce.models.detective_story.dp.modes import flags_of, with_flags
+
+    if not solver.knows(case, encounter=phase == "encounter", waited=waited):
+        return False
+    r = solver.recursion
+    if case.over or phase == "encounter" or not r.partial:
+        return True
+    key = solver.modes.key(case)
+    mode = with_flags(key, flags_of(case))
+    values = (r.action_value(case.turn, key, a, mode, case.sm, case.luck, fallback=False)
+              for a in E.legal_actions(solver.ctx, case))
+    return all(v == v for v in values)  # NaN: not known
 
 
 def prepare(solver, case, phase: str = "action", waited: bool = False,

@@ -8,7 +8,7 @@ Dependencies go one way, each module importing only those above it:
 - ``trace``: the ``Tracer`` world, a phase as an expression;
 - ``compile``: an expression as arrays (``Lump``) and its value;
 - ``phases``: each phase of a turn compiled once per mode;
-- ``memo``: the values kept, in stores named for what they hold;
+- ``memo``: the values kept, in stores named for what they hold (``Rows``: compact rows);
 - ``recursion``: the DP one (turn, mode) at a time, on demand;
 - ``expect``: the ``Expect`` world, a concrete case walked reading the DP;
 - ``batch``: many compiled lumps laid out as rows of one table (and valued on every cell);
@@ -45,10 +45,13 @@ Dependencies go one way, each module importing only those above it:
   can be reached at (``cells.Band``: moves are monotone in SM, weights over SM that are 0
   cut the interval), then values the turns backward on compact (slots, Luck) arrays:
   leaves summed with ``np.bincount``, fights solved for the reached slots only, one turn's
-  arrays alive at a time. Memo entries hold NaN at the cells not reached; the solver reads
-  them a cell at a time, and the plain recursion (``Recursion.fallback``) values a cell a
-  caller asks for that the sweep did not reach. ``dense`` is the same sweep on every
-  cell, kept as the referee of the tests and the baseline of ``benchmarks/story_dp.py``.
+  arrays alive at a time. Memo entries keep the reached cells only (``memo.Rows``: per
+  row its SM interval, views of the turn's compact arrays: a fresh a001 case's whole memo
+  is 45 million values, 0.36 GB, where full (S*L) rows would be 1 GB); the solver reads
+  them a cell at a time (``memo.cell``), and the plain recursion (``Recursion.fallback``)
+  values a cell a caller asks for that the sweep did not reach. ``dense`` is the same
+  sweep on every cell, kept as the referee of the tests and the baseline of
+  ``benchmarks/story_dp.py``.
 - **Once per turn class.** An Action roll reads of the turn only its modifiers
   (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
   roll is set up once per (mode, Action, class), the phase compiled once per (mode,

@@ -26,7 +26,7 @@ from deduce.models.detective_story import engine as E
 from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.compile import Compiler
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, SL, at, shift_luck
-from deduce.models.detective_story.dp.memo import Memo
+from deduce.models.detective_story.dp.memo import Memo, cell
 from deduce.models.detective_story.dp.modes import (
     NO_FLAGS,
     TRAPPED,
@@ -55,9 +55,10 @@ class Recursion:
                  odds: RollOdds, partial: bool = False):
         self.ctx = ctx
         self.memo = memo
-        #: the memo is filled by the reachable-only sweep (NaN at the cells it did not
-        #: reach): read it through ``start_value``, ``action_value``, ``encounter_value``,
-        #: which ask ``fallback`` for a cell it does not know; nothing is computed on it
+        #: the memo is filled by the reachable-only sweep (``memo.Rows``: the cells it
+        #: reached only): read it through ``start_value``, ``action_value``,
+        #: ``encounter_value`` (``memo.cell``), which ask ``fallback`` for a cell it does
+        #: not know; nothing is computed on it
         self.partial = partial
         self._fallback = None
         self.phases = phases
@@ -86,7 +87,7 @@ class Recursion:
         if not self.partial:
             return at(self.start(t, key, f), sm, luck)
         v = self.memo.start.get((t, self.start_mode(with_flags(key, f))))
-        x = at(v, sm, luck) if v is not None else float("nan")
+        x = cell(v, 0, sm, luck) if v is not None else float("nan")
         if x != x and fallback:
             x = at(self.fallback.start(t, key, f), sm, luck)
         return x
@@ -101,9 +102,7 @@ class Recursion:
             return self.encounter_value(t, key, action == T.WAIT, NO_FLAGS, sm, luck, fallback)
         carried = case.bonus if case.bonus_action == action else 0
         q = self.memo.action.get((t, key, action))
-        x = float("nan")
-        if q is not None and (q.ndim == 1 or carried < len(q)):
-            x = at(q if q.ndim == 1 else q[carried], sm, luck)
+        x = cell(q, carried, sm, luck) if q is not None else float("nan")
         if x != x and fallback:
             x = at(self.fallback.action_at(t, key, action, case), sm, luck)
         return x
@@ -120,11 +119,11 @@ class Recursion:
         if both is not None:
             if waited:
                 if f == NO_FLAGS:
-                    x = at(both[1][0], sm, luck)
+                    x = cell(both[1], 0, sm, luck)
             else:
                 every = self.flag_labels(t, key)
                 if f in every:
-                    x = at(both[0][every.index(f)], sm, luck)
+                    x = cell(both[0], every.index(f), sm, luck)
         if x != x and fallback:
             x = at(self.fallback.encounter(t, key, waited, (f,))[0], sm, luck)
         return x

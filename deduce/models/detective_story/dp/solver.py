@@ -5,8 +5,9 @@ A ``Solver`` owns its caches (the memo, the compiled phases, the mode keys, the 
 Action tables' odds), so two solvers share nothing. It is handed a ``sweep`` (a
 ``sweep.Sweep``, the reachable cells only; a ``dense.DenseSweep``, every cell; or None:
 the recursion alone): from a new case ``prepare`` runs it to fill the memo a turn at a
-time. A sweep with ``partial`` set leaves NaN at the cells it did not reach: the solver
-then reads the memo a cell at a time (``Recursion.start_value`` and the like) and a cell
+time. A sweep with ``partial`` set keeps the cells it reached only (``memo.Rows``): the
+solver then reads the memo a cell at a time (``Recursion.start_value`` and the like,
+through ``memo.cell``; ``_known`` too) and a cell
 it does not know is valued by the plain recursion (``Recursion.fallback``); else the
 recursion computes whatever the sweep did not cover.
 """

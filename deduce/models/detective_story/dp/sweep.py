@@ -3,10 +3,10 @@ SM values a case can reach it at from the roots (``cells.Band``, every Luck of e
 each turn's values a compact (slots, L) array.
 
 ``Sweep.run(recursion, roots_v, roots_w, t0, keep, report, cells)`` fills the memo of
-``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all``, flat (S*L) arrays
-with NaN at the cells not reached) for everything reachable from the roots at their
-``cells``, with the values the recursion computes (the tests compare the two, and with
-the dense sweep, ``dense``). Three passes:
+``recursion`` (``memo.Memo``: ``start``, ``action``, ``encounter_all`` as ``memo.Rows``,
+each row's reached SM interval only, views of the turn's compact arrays) for everything
+reachable from the roots at their ``cells``, with the values the recursion computes (the
+tests compare the two, and with the dense sweep, ``dense``). Three passes:
 
 - **layout** (``layout.lay_out``), turn ``t0`` to 12, as the dense sweep;
 - **reach**, interleaved with it: from the roots' SM, the SM values each table of a turn
@@ -37,7 +37,7 @@ from deduce.models.detective_story.dp.cells import Band
 from deduce.models.detective_story.dp.compact import INDEX, CompactBatch, zero_table
 from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
 from deduce.models.detective_story.dp.layout import Turn, first_turn, lay_out
-from deduce.models.detective_story.dp.memo import merged
+from deduce.models.detective_story.dp.memo import Rows, merged
 from deduce.models.detective_story.dp.modes import NO_FLAGS
 
 
@@ -247,9 +247,26 @@ def _band(plan: _Plan, name: str) -> Band:
     return Band.of(plan.bands[name])
 
 
+class _Table(NamedTuple):
+    """A laid-out band's first SMs (int8), slot offsets (int32) and compact values."""
+
+    lo: np.ndarray
+    start: np.ndarray
+    vals: np.ndarray
+
+    @classmethod
+    def of(cls, band: Band, vals: np.ndarray) -> "_Table":
+        return cls(band.lo.astype(np.int8), band.start.astype(np.int32), vals)
+
+    def rows(self, r0: int, r1: int, ndim: int = 2) -> Rows:
+        """Rows ``r0``..``r1 - 1`` as memo ``Rows``: views (the turn's arrays are kept
+        whole; nothing copied per key)."""
+        return Rows(self.lo[r0:r1], self.start[r0:r1 + 1], self.vals, ndim)
+
+
 def _put(store: dict, k, value, known: bool) -> None:
-    """``store[k] = value`` (an array or a tuple of arrays), keeping the cells of an
-    earlier entry that ``value`` lacks (NaN); nothing if it knows no cell (``known``)."""
+    """``store[k] = value`` (``Rows`` or a tuple of them), keeping the cells of an earlier
+    entry that ``value`` lacks; nothing if it knows no cell (``known``)."""
     if not known:
         return
     old = store.get(k)
@@ -298,12 +315,11 @@ def _backward(recursion, plan: _Plan, held: list, keep: bool):
             v = recursion.fallback.encounter(t, key, False, (flags,))[0]
             wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
     if keep:
-        wtab = W.dense(wvals)
-        some = W.lo <= W.hi
+        some, tab = W.lo <= W.hi, _Table.of(W, wvals)
         for key, (every, _, _, _) in turn.wkeys.items():
             p, x = plan.place[key], len(every)
-            _put(memo.encounter_all, (t, key), (wtab[p:p + x], wtab[p + x:p + x + 1]),
-                 some[p:p + x + 1].any())
+            value = (tab.rows(p, p + x), tab.rows(p + x, p + x + 1))
+            _put(memo.encounter_all, (t, key), value, some[p:p + x + 1].any())
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
     av = cact.run(A, wvals, wpos, out=both[:A.n])
@@ -320,11 +336,11 @@ def _backward(recursion, plan: _Plan, held: list, keep: bool):
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
-        qtab = Q.dense(qvals)
+        tab = _Table.of(Q, qvals)
         for (key, a), q0 in turn.qrow.items():
             spec = turn.acts[(key, a)]
             n = 1 if type(spec) is int or "bonus" not in spec.outcomes else spec.n_bonus
-            _put(memo.action, (t, key, a), qtab[q0] if n == 1 else qtab[q0:q0 + n],
+            _put(memo.action, (t, key, a), tab.rows(q0, q0 + n, 1 if n == 1 else 2),
                  (Q.lo[q0:q0 + n] <= Q.hi[q0:q0 + n]).any())
     qpos = Q.pos()
     # the best legal Action: the best other than the bonus's, then the bonus's Action
@@ -351,7 +367,7 @@ def _backward(recursion, plan: _Plan, held: list, keep: bool):
         r = b[a:a + Q_SLOTS]
         vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
     if keep:
-        vtab = V.dense(vv)
+        tab = _Table.of(V, vv)
         for row, (vk, _, _, _) in turn.vspec.items():
-            _put(memo.start, (t, vk), vtab[row], V.lo[row] <= V.hi[row])
+            _put(memo.start, (t, vk), tab.rows(row, row + 1, 1), V.lo[row] <= V.hi[row])
     return V, vv
