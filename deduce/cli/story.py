@@ -178,13 +178,13 @@ def advise(record_file: str, roll: str | None, no_cache: bool, data_dir, as_json
 
     A won case counts an arrest and a Villain killed in a fight (the case "ends
     successfully", R009b). The whole case is solved for every SM and Luck at once: from a
-    fresh case of the shipped campaign about 20-50 s and 1-2 GB of memory the first
+    fresh case of the shipped campaign about 15-36 s and 0.9-1.8 GB of memory the first
     time (a spinner shows on a terminal); from turn 8 on, with the Villain known, about a
     second. The solved case is kept in the cache folder (`deduce story cache`), so every
     later `advise`, `table` or optimal `selfplay --from` on the same case reads the part
     of it that state needs (about a third of a second in all) instead of solving again;
     --no-cache neither reads nor writes it and keeps only the next two turns in memory (a
-    fresh case: 14-29 s, 0.8-1.5 GB, every time).
+    fresh case: 11-26 s, 0.4-0.7 GB, every time).
 
     \b
     Examples:

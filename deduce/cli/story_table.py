@@ -30,7 +30,7 @@ def table(record_file: str, no_cache: bool, data_dir) -> None:
     the new roll if you spent the Luck; d6 faces; tests; a fight's end), and FILE is
     rewritten after the Action and after the Encounter Matrix.
 
-    The case is solved once when the session starts (a fresh case: 8-26 s, 0.7-1.6 GB),
+    The case is solved once when the session starts (a fresh case: 15-36 s, 0.9-1.8 GB),
     or read from the cache folder when an earlier command solved it (`deduce story
     cache`; --no-cache neither reads nor writes it); every later answer is instant. undo, typed for any question, starts the phase in play
     again, or, at its first question, goes back to the phase before (as far back as the
