@@ -7,7 +7,21 @@ import click
 from deduce import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when first asked for (``LOADERS``: name ->
+    a function that imports and assembles that command), so a command imports only its
+    own game's modules (``deduce --help`` imports them all, to list them)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *LOADERS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LOADERS:
+            self.add_command(LOADERS[cmd_name](), cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deduce")
 def cli() -> None:
     """deduce: exact deduction for Sherlock Holmes board games.
@@ -41,41 +55,64 @@ def cli() -> None:
     """
 
 
-def _register() -> None:
-    from deduce.cli.case import case
-    from deduce.cli.deductions import deductions
-    from deduce.cli.deductions_play import advise as deductions_advise
-    from deduce.cli.deductions_play import selfplay as deductions_selfplay
-    from deduce.cli.deductions_table import table as deductions_table
-    from deduce.cli.demo import demo
-    from deduce.cli.irregulars import irregulars
-    from deduce.cli.irregulars_play import advise as irregulars_advise
-    from deduce.cli.irregulars_play import selfplay as irregulars_selfplay
-    from deduce.cli.irregulars_hands import hands as irregulars_hands
-    from deduce.cli.irregulars_table import table as irregulars_table
+def _s13():
     from deduce.cli.s13 import s13
-    from deduce.cli.serve import serve
+
+    return s13
+
+
+def _story():
     from deduce.cli.story import story
-    from deduce.cli.story_cache import cache as story_cache
+    from deduce.cli.story_cache import cache
     from deduce.cli.story_table import table
 
     story.add_command(table)
-    story.add_command(story_cache)
-    cli.add_command(s13)
-    cli.add_command(story)
-    cli.add_command(demo)
-    cli.add_command(case)
-    for command in (deductions_table, deductions_selfplay, deductions_advise):
+    story.add_command(cache)
+    return story
+
+
+def _demo():
+    from deduce.cli.demo import demo
+
+    return demo
+
+
+def _case():
+    from deduce.cli.case import case
+
+    return case
+
+
+def _deductions():
+    from deduce.cli.deductions import deductions
+    from deduce.cli.deductions_play import advise, selfplay
+    from deduce.cli.deductions_table import table
+
+    for command in (table, selfplay, advise):
         deductions.add_command(command)
-    cli.add_command(deductions)
-    for command in (irregulars_selfplay, irregulars_advise, irregulars_hands,
-                    irregulars_table):
+    return deductions
+
+
+def _irregulars():
+    from deduce.cli.irregulars import irregulars
+    from deduce.cli.irregulars_hands import hands
+    from deduce.cli.irregulars_play import advise, selfplay
+    from deduce.cli.irregulars_table import table
+
+    for command in (selfplay, advise, hands, table):
         irregulars.add_command(command)
-    cli.add_command(irregulars)
-    cli.add_command(serve)
+    return irregulars
 
 
-_register()
+def _serve():
+    from deduce.cli.serve import serve
+
+    return serve
+
+
+#: each top-level command's loader (``LazyGroup``)
+LOADERS = {"s13": _s13, "story": _story, "demo": _demo, "case": _case,
+           "deductions": _deductions, "irregulars": _irregulars, "serve": _serve}
 
 
 def main() -> None:
