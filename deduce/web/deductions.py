@@ -106,8 +106,6 @@ def create_record(path, form) -> TableSession:
     return TableSession.open(path, players=players or None, me=me, ask=ask)
 
 
-
-
 def _missing(key: str, _setup=None) -> None:
     """Refuse a new record whose setup field ``key`` was not given."""
     missing(key, SETUP_WORDS)
@@ -142,17 +140,11 @@ def version(session: TableSession) -> str:
 
 
 def summary(session: TableSession) -> str:
-    setup = session.record.setup
-    dealt = "" if session.record.seed is None else f", dealt (seed {session.record.seed})"
-    return (f"{TITLE}, {', '.join(setup.players)} (me: {setup.me}){dealt}; "
-            f"{len(session.record.entries)} entries; {session.prompt()}")
+    """The record's line in the list of records (``entry_pages.summary``)."""
+    return entry_pages.summary(session, TITLE)
 
 
 # ----------------------------------------------------------------------------- entries
-
-
-
-
 def act(served, form) -> Reply:
     """The session's reply to a posted entry (``entry_pages.act`` of ``entry_lines``)."""
     return entry_pages.act(served.session, form, entry_lines)
@@ -211,8 +203,6 @@ def entry_lines(form, session: TableSession) -> list[str]:
             raise InputError("choose what came", where=f"{where}, field 'refill'")
         return lines
     raise InputError("no such entry", where=f"{where}, field 'op'")
-
-
 
 
 def _case_ids(pos) -> list[str]:
@@ -280,10 +270,6 @@ def _glance(session, pos) -> str:
     deck = sum(pos.deck_counts().values())
     points = ", ".join(f"{p} {pos.points(p)}" for p in pos.players)
     return f"points: {points} · deck {deck} · {len(session.record.entries)} entries"
-
-
-
-
 
 
 def _card_chips(name: str, cards, prefix: str, kind: str = "radio") -> str:

@@ -86,6 +86,16 @@ def undo_form(session, base: str, ver: str) -> str:
             f'<button type="submit" id="undo"{disabled}>{label}</button></form>')
 
 
+def summary(session, title: str, *details: str) -> str:
+    """The record's line in the list of records: the game's ``title``, ``details`` (the
+    Irregulars' mode), the players and me, the deal's seed, the entries so far, whose
+    turn."""
+    setup = session.record.setup
+    dealt = "" if session.record.seed is None else f", dealt (seed {session.record.seed})"
+    return (f"{', '.join([title, *details, *setup.players])} (me: {setup.me}){dealt}; "
+            f"{len(session.record.entries)} entries; {session.prompt()}")
+
+
 def version(session, **waiting) -> str:
     """The record's version; with an entry waiting, ``waiting`` (what the view shows of
     it) is part of it."""

@@ -94,8 +94,6 @@ def create_record(path, form) -> TableSession:
     return TableSession.open(path, mode=mode, players=players or None, me=me, ask=ask)
 
 
-
-
 def _missing(key: str, _setup=None) -> None:
     """Refuse a new record whose setup field ``key`` was not given."""
     missing(key, SETUP_WORDS)
@@ -129,17 +127,11 @@ def version(session: TableSession) -> str:
 
 
 def summary(session: TableSession) -> str:
-    setup = session.record.setup
-    dealt = "" if session.record.seed is None else f", dealt (seed {session.record.seed})"
-    return (f"{TITLE}, {setup.mode}, {', '.join(setup.players)} (me: {setup.me}){dealt}; "
-            f"{len(session.record.entries)} entries; {session.prompt()}")
+    """The record's line in the list of records (``entry_pages.summary``, with the mode)."""
+    return entry_pages.summary(session, TITLE, session.record.setup.mode)
 
 
 # ----------------------------------------------------------------------------- entries
-
-
-
-
 def act(served, form) -> Reply:
     """The session's reply to a posted entry (``entry_pages.act`` of ``entry_lines``)."""
     return entry_pages.act(served.session, form, entry_lines)
@@ -224,8 +216,6 @@ def _part_lines(form, cards, evidence, villains, where: str) -> list[str]:
     return lines
 
 
-
-
 # ----------------------------------------------------------------------------- the page
 def render(served, notice: str = "", why: str | None = None) -> str:
     """The live part of the record's page (see the module's docstring)."""
@@ -253,10 +243,6 @@ def _glance(pos) -> str:
         t = pos.cards.plot_twist_by_id[pos.plot_twist]
         twist = f" · Plot Twist {t.id} {t.name} ({t.effect})"
     return f"{where}, {pos.phase} phase{twist}"
-
-
-
-
 
 
 def _ev_label(cards, ident: str) -> str:
