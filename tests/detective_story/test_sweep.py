@@ -130,3 +130,35 @@ def test_the_lazy_sweep_is_the_sweep():
     from deduce.models.detective_story.dp.sweep import Sweep
 
     assert LazySweep.partial is Sweep.partial is True
+
+
+def test_the_sweep_lays_out_once_for_every_turn(tiny, monkeypatch):
+    """One Action batch for turns 3-12 and one set of Encounter batches per band, each
+    compiled once, an Encounter phase laid out once for every turn of its band that has
+    it (not once per turn), with the recursion's values."""
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.dp import compact, sweep
+
+    built, atlases = [], []
+    init, make = compact.CompactBatch.__init__, sweep.Atlas
+
+    def counting(self, batch):
+        built.append(batch.n)
+        init(self, batch)
+
+    def keeping(*args):
+        atlases.append(make(*args))
+        return atlases[-1]
+
+    monkeypatch.setattr(compact.CompactBatch, "__init__", counting)
+    monkeypatch.setattr(sweep, "Atlas", keeping)
+    cf = fresh(tiny, turn=3, villain="c201", sm=1, luck=2, clue_found=True)
+    a = advise(cf.ctx, cf.case, solver=Solver(cf.ctx))
+    (atlas,) = atlases
+    bands = {T.band_for(t) for t in range(3, T.TURNS + 1)}
+    assert set(atlas.cencs) == bands and len(bands) == 3
+    assert len(built) == 1 + sum(len(v) for v in atlas.cencs.values())
+    per_turn = sum(len(c.labels) for c in atlas.charts)  # Encounter phases turn by turn
+    assert len(atlas.inst) < per_turn
+    b = advise(cf.ctx, cf.case, solver=Solver(cf.ctx, batched=False))
+    assert a.p_win == pytest.approx(b.p_win, abs=1e-12)

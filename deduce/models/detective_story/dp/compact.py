@@ -1,6 +1,9 @@
 """A laid-out ``batch.Batch`` on its reachable SM bands only (``cells.Band``): which SM
 values of its rows and of its source table the wanted ones need (``reach``), and their
-values (``run``) as compact (slots, L) arrays, with the arithmetic of ``Batch.run``.
+values (``run``) as compact (slots, L) arrays, with the arithmetic of ``Batch.run``. A
+``CompactBatch`` is not changed by either: every turn of a sweep reaches and values its
+own bands of the same batch (``atlas``); a row without slots costs nothing but its share
+of a few whole-array operations.
 
 Rows are (instance or decision node, flag label); a decision node's SM values are those
 its parents want (where the parent's weight on it is not 0), its options' or fight
@@ -152,27 +155,6 @@ class CompactBatch:
         lo, hi = self.wnext[vec, lo], self.wprev[vec, np.maximum(hi, 0)]
         ok = lo <= hi
         src.grow(srcs[ok], self.move_sm[moves[ok], lo[ok]], self.move_sm[moves[ok], hi[ok]])
-        self._drop_unreached(band.lo <= band.hi)
-
-    def _drop_unreached(self, reached: np.ndarray) -> None:
-        """Keep the terms, edges and constants of the ``reached`` rows only (``band`` is
-        final once ``reach`` is done): an unreached row has no slot, so ``run`` reads
-        nothing of it, and the others keep their order (the same chunks, the same sums)."""
-        t = reached[self.terms[0]]
-        self.terms = tuple(a[t] for a in self.terms)
-        for level, (pr, cr, ws, wr) in self.node_edges.items():
-            k = reached[pr]
-            self.node_edges[level] = (pr[k], cr[k], ws[k], wr[k])
-        for level, per_k in self.max_edges.items():
-            self.max_edges[level] = [(nr[reached[nr]], orr[reached[nr]]) for nr, orr in per_k]
-        for level, fights in self.fight_edges.items():
-            self.fight_edges[level] = [(setup, terms, nr[reached[nr]],
-                                        [s[reached[nr]] for s in subs])
-                                       for setup, terms, nr, subs in fights]
-        srow, sval = self.const_s
-        self.const_s = (srow[reached[srow]], sval[reached[srow]])
-        vrow, vid, ctab = self.const_v
-        self.const_v = (vrow[reached[vrow]], vid[reached[vrow]], ctab)
 
     @staticmethod
     def _grow_weighted(band, rows, lo, hi, ws, wr, nxt, prv) -> None:
@@ -238,10 +220,3 @@ class CompactBatch:
                                                  np).reshape(k, L)
         return out
 
-
-def zero_table() -> tuple:
-    """``(band, values)`` of one row of zeros over every SM and Luck."""
-    band = Band(1)
-    band.grow_all(np.zeros(1, dtype=np.intp))
-    band.lay_out()
-    return band, np.zeros((S, L))

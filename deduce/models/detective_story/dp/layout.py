@@ -1,6 +1,7 @@
-"""The forward layout shared by both sweeps (``sweep``: reachable cells only; ``dense``:
-every cell, the referee): which start-of-turn rows (mode, flags), Actions and Encounter
-phases each turn needs, laid out as rows of per-turn tables.
+"""The dense sweep's forward layout, a turn at a time (``dense``, the referee): which
+start-of-turn rows (mode, flags), Actions and Encounter phases each turn needs, laid out
+as rows of per-turn tables. (The reachable-only sweep lays every turn out at once,
+``atlas``, with this module's readers, ``NextTurn`` and ``AfterAction``.)
 
 ``first_turn`` makes the turn of the roots; ``lay_out(recursion, turn, nxt, seen)`` lays out
 one turn (its start rows' Actions, the Actions' rows, which register the Encounter phases
@@ -28,25 +29,23 @@ BATCH_ROWS = 1 << 14
 
 
 class RowIndex:
-    """Row ids of a per-turn table: ``row(name)`` registers a name on first use."""
+    """Row ids of a table (or ids of names): ``row(name)`` registers a name on first use;
+    ``names[row]`` the name of a row."""
 
     def __init__(self):
         self.ids: dict = {}
-        self._n = None
+        self.names: list = []
 
     def row(self, name) -> int:
         """The row of ``name`` (the next free one on first use)."""
         i = self.ids.get(name)
         if i is None:
-            i = self.ids[name] = len(self.ids)
+            i = self.ids[name] = len(self.names)
+            self.names.append(name)
         return i
 
     def __len__(self) -> int:
-        return len(self.ids) if self._n is None else self._n
-
-    def forget(self) -> None:
-        """Drop the names, keeping the row count (``row`` no longer works)."""
-        self._n, self.ids = len(self.ids), None
+        return len(self.ids)
 
 
 class NextTurn:
@@ -124,7 +123,6 @@ class Turn:
         self.after = AfterAction()  # how they read it (its rows known after the forward pass)
         self.acts: dict = {}  # (key, action) -> ActionSpec, or offset (Rest)
         self.qrow: dict = {}  # (key, action) -> first row in the Action values' table
-        self.keep = True  # whether this turn's values go to the memo
         self._wrows: dict = {}  # (key, flags) -> ``w_row``
 
     def w_row(self, recursion, key, flags) -> tuple:
@@ -139,17 +137,6 @@ class Turn:
                    else ("x", self.extra.row((key, flags))))
             self._wrows[(key, flags)] = hit
         return hit
-
-    def release(self, kept: bool = True) -> None:
-        """Drop what only laying the turn out reads (``w_row``, ``after``, ``others``,
-        ``need``, the start rows' names): the turn is laid out and its batches compiled;
-        unless its values are ``kept`` for the memo, also what only writing them reads
-        (``vspec``, ``acts``, ``qrow``, ``wkeys``, ``ocands`` but their count)."""
-        self.after = self.others = self.need = self._wrows = None
-        self.vrows.forget()
-        if not kept:
-            self.vspec = self.acts = self.qrow = self.wkeys = None
-            self.ocands = [None] * len(self.ocands)
 
     def encounter_places(self, recursion) -> tuple:
         """The order of this turn's Encounter table: ``(place, n, w_index)``, ``place[key]``
@@ -171,7 +158,7 @@ class Turn:
         return place, n, w_index
 
 
-def _targets(lump, seen: dict) -> tuple:
+def lump_targets(lump, seen: dict) -> tuple:
     """Every target of ``lump`` and of its decision nodes' lumps (not ``Ref`` lines)."""
     out = seen.get(id(lump))
     if out is None:
@@ -179,10 +166,10 @@ def _targets(lump, seen: dict) -> tuple:
         for _, node in lump.nodes:
             if type(node) is MaxNode:
                 for o in node.options:
-                    acc += _targets(o, seen)
+                    acc += lump_targets(o, seen)
             elif type(node) is CombatNode:
                 for _, sub in node.terms:
-                    acc += _targets(sub, seen)
+                    acc += lump_targets(sub, seen)
         out = seen[id(lump)] = tuple(dict.fromkeys(acc))
     return out
 
@@ -218,7 +205,7 @@ def lay_out(recursion, turn: Turn, nxt: Turn | None, seen: dict) -> None:
         if a not in T.ACTION_TABLES:  # Rest
             lump = phases.rest(key, a)
             turn.acts[(key, a)] = turn.act.add(lump, after)
-            for tg in _targets(lump, seen):
+            for tg in lump_targets(lump, seen):
                 turn.w_row(recursion, tg.key, tg.flags)
             continue
         cleared, mod, with_sm, table, k_row = phases.action_parts(t, key, a)
@@ -232,7 +219,7 @@ def lay_out(recursion, turn: Turn, nxt: Turn | None, seen: dict) -> None:
         rows = {}
         for o, lump in lumps.items():
             rows[o] = turn.act.add(lump, after)
-            for tg in _targets(lump, seen):
+            for tg in lump_targets(lump, seen):
                 turn.w_row(recursion, tg.key, tg.flags)
         turn.acts[(key, a)] = ActionSpec(mod, with_sm, table, outcomes, rows, n_bonus, grown)
     # Encounter phases: they read next turn's start rows
@@ -252,7 +239,7 @@ def lay_out(recursion, turn: Turn, nxt: Turn | None, seen: dict) -> None:
         turn.wkeys[key] = (every, len(turn.encs) - 1, off, wait)
         for lump in lumps + [refs(n.line) for _, n in lumps[0].nodes + lumps[1].nodes
                              if type(n) is Ref]:
-            for tg in _targets(lump, seen):
+            for tg in lump_targets(lump, seen):
                 readers[every].rows(tg)  # next turn's start rows (those after Wait among them)
 
 
