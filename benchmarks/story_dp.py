@@ -13,7 +13,15 @@ on turns 11-12 equal the plain recursion without memo (``naive.Naive``).
 With --whole also the whole case kept (``Solver.prepare(case, whole=True)``: what ``story
 table`` and optimal self-play solve once) from each fresh record.
 
-    python benchmarks/story_dp.py [--runs 3] [--fresh] [--whole]
+With --cached the solved-case cache end to end, as a user runs it: per adventure a fresh
+record (``deduce story new --seed 5``) in a new, empty cache folder, the first ``deduce
+story advise`` (the whole case solved and written), then ``--runs`` later ones at the
+fresh state and, after three Waits (``deduce story turn FILE wait -a 2``), at turn 4;
+each a new process (wall seconds, its CPU seconds and peak RSS from ``RUSAGE_CHILDREN``),
+beside ``--no-cache`` at the same state. The program's bytecode is written once to a
+scratch folder (``PYTHONPYCACHEPREFIX``), as an installed package has it.
+
+    python benchmarks/story_dp.py [--runs 3] [--fresh] [--whole] [--cached]
 """
 
 from __future__ import annotations
@@ -22,8 +30,10 @@ import argparse
 import json
 import resource
 import statistics
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -85,11 +95,61 @@ def measure(adventure: str, turn: int, which: str, runs: int, whole: bool = Fals
     return {**med, "p": out[-1]["p"], "actions": out[-1]["actions"]}
 
 
+def _cli(args: list, env: dict) -> dict:
+    """``deduce ARGS`` in a new process: its wall and CPU seconds, peak RSS (``os.wait4``:
+    that child's own) and output."""
+    script = Path(sys.executable).with_name("deduce")  # what a user runs, if installed
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "deduce.cli.main"]
+    with tempfile.TemporaryFile("w+") as out:
+        w0 = time.perf_counter()
+        proc = subprocess.Popen(cmd + list(args), env=env, stdout=out,
+                                stderr=subprocess.DEVNULL, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - w0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            raise SystemExit(f"deduce {' '.join(args)} exited {proc.returncode}")
+        out.seek(0)
+        text = out.read()
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "rss": usage.ru_maxrss / 1024, "out": text}
+
+
+def cached(runs: int) -> None:
+    """The solved-case cache end to end (see the module docstring)."""
+    print(f"{'cached state':<20} | {'first wall':>10} {'CPU':>7} {'RSS':>7} | "
+          f"{'later wall':>10} {'CPU':>7} {'RSS':>6} | {'--no-cache wall':>15} | same")
+    for adventure in ("a001", "a002"):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            env.update(DEDUCE_CACHE_DIR=str(Path(tmp) / "cache"),
+                       PYTHONPYCACHEPREFIX=str(Path(tmp) / "pyc"))
+            rec = str(Path(tmp) / "case.json")
+            _cli(["story", "new", "--adventure", adventure, "--seed", "5", rec], env)
+            first = _cli(["story", "advise", rec], env)
+            for label in ("fresh", "turn 4"):
+                if label == "turn 4":
+                    for _ in range(3):
+                        _cli(["story", "turn", rec, "wait", "-a", "2"], env)
+                later = [_cli(["story", "advise", rec], env) for _ in range(runs)]
+                med = {k: statistics.median(r[k] for r in later) for k in ("wall", "cpu", "rss")}
+                plain = _cli(["story", "advise", "--no-cache", rec], env)
+                same = all(r["out"] == plain["out"] for r in later)
+                head = (f"{first['wall']:>9.2f}s {first['cpu']:>6.2f}s {first['rss']:>5.0f}MB"
+                        if label == "fresh" else f"{'':>10} {'':>7} {'':>7}")
+                print(f"{adventure + ' ' + label:<20} | {head} | {med['wall']:>9.3f}s "
+                      f"{med['cpu']:>6.3f}s {med['rss']:>4.0f}MB | {plain['wall']:>14.2f}s | "
+                      f"{'yes' if same else 'NO'}", flush=True)
+    print("target (issue 14): any state of an already solved case <= 0.3 s end to end")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--fresh", action="store_true", help="also the turn-1 records (slow)")
     ap.add_argument("--whole", action="store_true", help="also the whole fresh case (slower)")
+    ap.add_argument("--cached", action="store_true",
+                    help="also the solved-case cache through the CLI (slow: solves both cases)")
     ap.add_argument("--child", nargs=3, metavar=("ADVENTURE", "TURN", "SOLVER"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -123,6 +183,8 @@ def main() -> None:
               f" | {old['cpu'] / new['cpu']:>8.1f}x", flush=True)
     print("targets (issue 14, CPU and peak RSS): fresh a001 <= 1.5 s and 250 MB, fresh a002 "
           "<= 5 s and 600 MB, from turn 8 <= 0.1 s")
+    if args.cached:
+        cached(args.runs)
 
 
 if __name__ == "__main__":

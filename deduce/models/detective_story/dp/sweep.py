@@ -185,6 +185,26 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     return np.where(CAN_SPEND[:L], best, keep)
 
 
+def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) -> None:
+    """Put turn ``t``'s Encounter values of ``keys`` (``Atlas.links``' entries of one
+    batch) in the memo: per key its label rows then its row after Wait, copied out of the
+    batch's values ``ev`` (band ``E``) into one block (the batch's other rows, its
+    decision nodes and event lines, are not kept); ``some``: the W rows reached."""
+    rows = [np.r_[off:off + x, wait] for _, _, off, x, wait, _ in keys]
+    if not rows:
+        return
+    rows = np.concatenate(rows)
+    _, p = E.expand(rows)
+    cnt = E.count(rows)
+    tab = _Table(np.where(cnt > 0, E.lo[rows], 0).astype(np.int8),
+                 np.r_[0, np.cumsum(cnt)].astype(np.int32), ev[p])
+    a = 0
+    for key, _, _, x, _, wrows in keys:
+        _put(memo.encounter_all, (t, key), (tab.rows(a, a + x), tab.rows(a + x, a + x + 1)),
+             some[wrows].any())
+        a += x + 1
+
+
 def _backward(atlas: Atlas, plan: _Plan, held: list, keep: bool):
     """Turn ``plan.chart.t``'s values from next turn's (``held``: ``[(Band, values)]`` of
     its start table, emptied, so that they are freed once the Encounter table is made);
@@ -207,11 +227,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list, keep: bool):
         i, p = W.expand(dst)
         wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
         if keep:
-            tab = _Table.of(E, ev)
-            for key, kb, off, x, wait, wrows in keys:
-                if kb == b:
-                    _put(memo.encounter_all, (t, key),
-                         (tab.rows(off, off + x), tab.rows(wait, wait + 1)), some[wrows].any())
+            _keep_encounters(memo, t, [k for k in keys if k[1] == b], E, ev, some)
         del ev
     del nvals
     for row, key, flags in extra:
