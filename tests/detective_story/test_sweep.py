@@ -159,6 +159,7 @@ def test_the_sweep_lays_out_once_for_every_turn(tiny, monkeypatch):
     assert set(atlas.cencs) == bands and len(bands) == 3
     assert len(built) == 1 + sum(len(v) for v in atlas.cencs.values())
     per_turn = sum(len(c.labels) for c in atlas.charts)  # Encounter phases turn by turn
-    assert len(atlas.inst) < per_turn
+    pairs = {(T.band_for(c.t), kid) for c in atlas.charts for kid in c.labels}
+    assert len(atlas.inst) == len(pairs) < per_turn / 2  # one per (band, key)
     b = advise(cf.ctx, cf.case, solver=Solver(cf.ctx, batched=False))
     assert a.p_win == pytest.approx(b.p_win, abs=1e-12)

@@ -220,12 +220,11 @@ class Atlas:
         self.charts = charts
         self.V, self.W = chart.V, chart.W
         self.shared = shared
-        self.nv, self.nw = len(self.V), len(self.W)
+        self.nw = len(self.W)
         self._start_table(charts)
+        self._encounter_batches(charts)  # they add the start rows of labels a turn lacks
+        self.nv = len(self.V)
         self._action_table(charts)
-        self._encounter_batches(charts)
-        if len(self.V) != self.nv or len(self.W) != self.nw:
-            raise AssertionError("a batch reads a row the chart missed")
         self._blocks: dict = {}  # ``q_layout``'s rows per (Action, mod, bonus values)
 
     # -- the start table and the best other Action
@@ -302,30 +301,36 @@ class Atlas:
 
     # -- the Encounter batches
     def _encounter_batches(self, charts) -> None:
-        """Per band, one instance per (key, labels) of its turns: ``inst[(band, key id,
-        labels)] = (batch, first label row, row after Wait)``."""
+        """Per band, one instance per key of its turns, for the union of the key's labels
+        over them (a label a turn does not have is a row that turn leaves unreached):
+        ``inst[(band, key id)] = (batch, first label row, row after Wait, {label: its
+        index})``."""
         phases, keys = self.recursion.phases, self.chart.keys
+        union: dict = {}  # (band, key id) -> {label: None}, in order
+        for c in charts:
+            band = T.band_for(c.t)
+            for kid, every in c.labels.items():
+                union.setdefault((band, kid), {}).update(dict.fromkeys(every))
         readers: dict = {}
         batches: dict = {}  # band -> [Batch]
         self.inst: dict = {}
-        for c in charts:
-            band = T.band_for(c.t)
+        for (band, kid), labels in union.items():
+            every = tuple(labels)
             encs = batches.setdefault(band, [Batch(self.shared)])
-            for kid, every in c.labels.items():
-                if (band, kid, every) in self.inst:
-                    continue
-                key = keys.names[kid]
-                for labels in (every, (NO_FLAGS,)):
-                    if labels not in readers:
-                        readers[labels] = NextTurn(labels, self.V)
-                refs = lambda line, key=key: phases.line(key, line)  # noqa: E731
-                if encs[-1].n >= BATCH_ROWS:
-                    encs.append(Batch(self.shared))
-                enc = encs[-1]
-                off = enc.add(phases.encounter(key, c.t, False), readers[every], refs)
-                wait = enc.add(phases.encounter(key, c.t, True), readers[(NO_FLAGS,)], refs,
-                               ref_reader=readers[every])
-                self.inst[(band, kid, every)] = (len(encs) - 1, off, wait)
+            key = keys.names[kid]
+            for ls in (every, (NO_FLAGS,)):
+                if ls not in readers:
+                    readers[ls] = NextTurn(ls, self.V)
+            refs = lambda line, key=key: phases.line(key, line)  # noqa: E731
+            if encs[-1].n >= BATCH_ROWS:
+                encs.append(Batch(self.shared))
+            enc = encs[-1]
+            t = next(c.t for c in charts if T.band_for(c.t) == band)
+            off = enc.add(phases.encounter(key, t, False), readers[every], refs)
+            wait = enc.add(phases.encounter(key, t, True), readers[(NO_FLAGS,)], refs,
+                           ref_reader=readers[every])
+            self.inst[(band, kid)] = (len(encs) - 1, off, wait,
+                                      {f: i for i, f in enumerate(every)})
         self.cencs: dict = {}
         for band, encs in batches.items():
             self.cencs[band] = []
@@ -382,20 +387,21 @@ class Atlas:
 
     def links(self, c: TurnChart) -> tuple:
         """Turn ``c.t``'s Encounter rows: ``(links, keys, extra)``: per Encounter batch of
-        its band (W rows, the batch rows they are); per Encounter key (key, batch, first
-        label row, labels, row after Wait, its W rows); the (W row, key, flags) of flags no
-        Action of the turn leaves (valued by the plain recursion)."""
+        its band (W rows, the batch rows they are); per Encounter key (key, batch, its
+        label rows then its row after Wait in the batch, its W rows); the (W row, key,
+        flags) of flags no Action of the turn leaves (valued by the plain recursion)."""
         band = T.band_for(c.t)
         dst = [[] for _ in self.cencs[band]]
         src = [[] for _ in self.cencs[band]]
         keys, labelled = [], set()
         for kid, every in c.labels.items():
-            b, off, wait = self.inst[(band, kid, every)]
+            b, off, wait, at = self.inst[(band, kid)]
             w = self.chart.label_rows(kid, every)
+            rows = [off + at[f] for f in every] + [wait]
             labelled.update(w)
             dst[b].append(w)
-            src[b].append(tuple(range(off, off + len(every))) + (wait,))
-            keys.append((self.chart.keys.names[kid], b, off, len(every), wait, list(w)))
+            src[b].append(rows)
+            keys.append((self.chart.keys.names[kid], b, rows, list(w)))
         cat = lambda parts: np.fromiter((x for p in parts for x in p), dtype=INDEX)  # noqa: E731
         links = [(cat(d), cat(s)) for d, s in zip(dst, src)]
         extra = [(w, *self.W.names[w]) for w in c.wrows if w not in labelled]

@@ -190,16 +190,16 @@ def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) ->
     batch) in the memo: per key its label rows then its row after Wait, copied out of the
     batch's values ``ev`` (band ``E``) into one block (the batch's other rows, its
     decision nodes and event lines, are not kept); ``some``: the W rows reached."""
-    rows = [np.r_[off:off + x, wait] for _, _, off, x, wait, _ in keys]
-    if not rows:
+    if not keys:
         return
-    rows = np.concatenate(rows)
+    rows = np.concatenate([np.asarray(r, dtype=np.intp) for _, _, r, _ in keys])
     _, p = E.expand(rows)
     cnt = E.count(rows)
     tab = _Table(np.where(cnt > 0, E.lo[rows], 0).astype(np.int8),
                  np.r_[0, np.cumsum(cnt)].astype(np.int32), ev[p])
     a = 0
-    for key, _, _, x, _, wrows in keys:
+    for key, _, r, wrows in keys:
+        x = len(r) - 1
         _put(memo.encounter_all, (t, key), (tab.rows(a, a + x), tab.rows(a + x, a + x + 1)),
              some[wrows].any())
         a += x + 1
