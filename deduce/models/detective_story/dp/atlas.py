@@ -33,6 +33,7 @@ from deduce.models.detective_story.dp.compact import INDEX, CompactBatch
 from deduce.models.detective_story.dp.layout import (BATCH_ROWS, AfterAction, NextTurn,
                                                      RowIndex, lump_targets)
 from deduce.models.detective_story.dp.modes import NO_FLAGS, Flags
+from deduce.models.detective_story.dp.phases import turn_class
 from deduce.models.detective_story.dp.rolls import outcomes_of
 from deduce.models.detective_story.dp.trace import Ref
 
@@ -225,7 +226,7 @@ class Atlas:
         self._encounter_batches(charts)  # they add the start rows of labels a turn lacks
         self.nv = len(self.V)
         self._action_table(charts)
-        self._blocks: dict = {}  # ``q_layout``'s rows per (Action, mod, bonus values)
+        self._blocks: dict = {}  # ``q_layout``'s rows per (Action, turn class, bonus values)
 
     # -- the start table and the best other Action
     def _start_table(self, charts) -> None:
@@ -358,13 +359,14 @@ class Atlas:
 
     def _block(self, aid: int, c: TurnChart) -> tuple:
         """Action ``aid``'s Q rows at turn ``c.t``: ``(rows, pids, kind, src)`` (kept per
-        modifier and bonus values: turns of one class share them)."""
-        key, a = self.chart.acts.names[aid]
-        _, mod, with_sm, table, _ = self.recursion.phases.action_parts(c.t, key, a)
+        turn class, ``phases.turn_class``, and bonus values: turns of a class roll alike,
+        and which bonus values a +1 row can grow from depends on those two only)."""
         n = c.n_bonus.get(aid, 1)
-        k = (aid, mod, n)
+        k = (aid, turn_class(c.t), n)  # the modifier and the +1 rows of the turn's class
         out = self._blocks.get(k)
         if out is None:
+            key, a = self.chart.acts.names[aid]
+            _, mod, with_sm, table, _ = self.recursion.phases.action_parts(c.t, key, a)
             outcomes, at_rows = self.spec[aid]
             probs = self.recursion.odds.bonus_probs(table, mod, with_sm, n)
             grown = set(c.grown.get(aid, ()))
