@@ -146,20 +146,21 @@ def test_the_sweep_lays_out_once_for_every_turn(tiny, monkeypatch):
         built.append(batch.n)
         init(self, batch)
 
-    def keeping(*args):
-        atlases.append(make(*args))
-        return atlases[-1]
+    def keeping(*args):  # what the atlas laid out (dropped once every turn is reached)
+        atlas = make(*args)
+        per_turn = sum(len(c.labels) for c in atlas.charts)  # Encounter phases turn by turn
+        pairs = {(T.band_for(c.t), kid) for c in atlas.charts for kid in c.labels}
+        atlases.append((atlas, len(atlas.inst), per_turn, pairs))
+        return atlas
 
     monkeypatch.setattr(compact.CompactBatch, "__init__", counting)
     monkeypatch.setattr(sweep, "Atlas", keeping)
     cf = fresh(tiny, turn=3, villain="c201", sm=1, luck=2, clue_found=True)
     a = advise(cf.ctx, cf.case, solver=Solver(cf.ctx))
-    (atlas,) = atlases
+    ((atlas, inst, per_turn, pairs),) = atlases
     bands = {T.band_for(t) for t in range(3, T.TURNS + 1)}
     assert set(atlas.cencs) == bands and len(bands) == 3
     assert len(built) == 1 + sum(len(v) for v in atlas.cencs.values())
-    per_turn = sum(len(c.labels) for c in atlas.charts)  # Encounter phases turn by turn
-    pairs = {(T.band_for(c.t), kid) for c in atlas.charts for kid in c.labels}
-    assert len(atlas.inst) == len(pairs) < per_turn / 2  # one per (band, key)
+    assert inst == len(pairs) < per_turn / 2  # one Encounter instance per (band, key)
     b = advise(cf.ctx, cf.case, solver=Solver(cf.ctx, batched=False))
     assert a.p_win == pytest.approx(b.p_win, abs=1e-12)

@@ -49,6 +49,13 @@ class TurnChart:
     Encounter rows its Actions lead to (W ids -> None), ``labels`` per Encounter key
     (``keys`` id) its flag labels."""
 
+    def release(self, kept: bool) -> None:
+        """Drop what only the reach pass reads (``wrows``, ``labels``, ``grown``) and, unless
+        the turn's values are ``kept`` for the memo, what only writing them reads."""
+        self.wrows = self.labels = self.grown = None
+        if not kept:
+            self.starts = self.need = self.n_bonus = None
+
     def __init__(self, t: int, starts: dict):
         self.t = t
         self.starts = starts
@@ -78,6 +85,13 @@ class Chart:
         self._label_rows: dict = {}  # (key id, labels) -> W ids of the labels, then after Wait
         self._next: dict = {}  # (key id, band, labels) -> {V id: None} read next turn
         self._seen: dict = {}  # ``layout.lump_targets``
+
+    def release(self) -> None:
+        """Drop what only charting and laying out read (the kept results of a start row,
+        an Action, an Encounter phase), once every turn is reached; ``acts`` stays."""
+        self._act_rows = self._bonus = self._grown = self._label_rows = None
+        self._next = self._seen = self.vinfo = self.wkey = None
+        self.V = self.W = self.keys = None
 
     def w(self, key, flags) -> int:
         """The W id of ``key``'s Encounter row after an Action that left ``flags``."""
@@ -227,6 +241,13 @@ class Atlas:
         self.nv = len(self.V)
         self._action_table(charts)
         self._blocks: dict = {}  # ``q_layout``'s rows per (Action, turn class, bonus values)
+
+    def release(self) -> None:
+        """Drop what only the reach pass reads (``Atlas.links``, ``q_layout``, the tables'
+        names), once every turn is reached."""
+        self.inst = self._blocks = self.others = self.spec = self.V = self.W = None
+        self.shared.lumps = self.shared.gid = self.shared.targets = None  # compiled now
+        self.chart.release()
 
     # -- the start table and the best other Action
     def _start_table(self, charts) -> None:

@@ -88,6 +88,8 @@ class Sweep:
         for c in charts:
             plan, vband = _reach(atlas, c, vband, wroots if c.t == t0 else ())
             plans.append(plan)
+            c.release(keep is None or c.t in keep)
+        atlas.release()
         vband.lay_out()  # after turn 12 every start row is valued 0 (the case is lost)
         nxt_v = (vband, np.zeros((vband.n, L)))
         while plans:  # a turn's plan dropped once solved
