@@ -112,7 +112,7 @@ def state_view(r: dict):
 
 # ----------------------------------------------------------------------------- advice
 def solving(solver, title: str = "Solving the case for every SM and Luck (early in a case: "
-                                  "up to half a minute)"):
+                                  "up to about a minute)"):
     """A context manager: on a terminal, a spinner naming the turn the DP is at."""
     import contextlib
 

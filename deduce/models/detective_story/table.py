@@ -110,7 +110,7 @@ class TableSession(LockedSession):
         return self.cf.data
 
     def prepare(self, use_cache: bool = True) -> str:
-        """Solve the DP once for the whole case (the long part: up to half a minute), or
+        """Solve the DP once for the whole case (the long part: from a fresh case 10-40 s), or
         read it from the cache folder when an earlier command solved it (``use_cache``:
         read, and written after solving; ``store.prepare``, whose answer it returns)."""
         from deduce.models.detective_story import store
