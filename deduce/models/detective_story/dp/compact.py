@@ -180,11 +180,12 @@ class CompactBatch:
                 if not nz.all():
                     i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
                 m = moves[i]
-                vals = src.take(src_pos[srcs[i] * S + self.move_sm[m, sm]], axis=0)
-                moved = ~self.luck_kept[m]
-                if moved.any():  # the Luck a move changes: each slot's Luck map
-                    vals[moved] = np.take_along_axis(vals[moved], self.move_luck[m[moved]],
-                                                     axis=1)
+                at = src_pos[srcs[i] * S + self.move_sm[m, sm]]
+                vals = src.take(at, axis=0)
+                moved = np.flatnonzero(~self.luck_kept[m])
+                if len(moved):  # the Luck a move changes: each slot's Luck map
+                    vals[moved] = src.reshape(-1)[at[moved, None] * L
+                                                  + self.move_luck[m[moved]]]
                 vals *= w[:, None]
                 add_rows(out, p, vals)
         srow, sval = self.const_s

@@ -179,11 +179,11 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
                   np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
     V = both[at]  # (slots, outcomes, L)
-    P = ptab[pids[i], sm[:, None]][:, :, None]
-    keep = (P * V).sum(axis=1)
+    P = ptab[pids[i], sm[:, None]]  # (slots, outcomes)
+    keep = np.einsum("sol,so->sl", V, P)  # no (slots, outcomes, L) product kept
     again = np.zeros_like(keep)
     again[:, 1:] = keep[:, :-1]  # Luck l re-rolls at Luck l - 1 (P does not read Luck)
-    best = (P * np.maximum(V, again[:, None, :])).sum(axis=1)
+    best = np.einsum("sol,so->sl", np.maximum(V, again[:, None, :], out=V), P)
     return np.where(CAN_SPEND[:L], best, keep)
 
 
