@@ -27,9 +27,9 @@ Dependencies go one way, each module importing only those above it:
   is traced once per *mode* (the case without turn, SM, Luck and last turn's flags) into
   an expression: weighted end-of-phase leaves (weights may depend on SM), with decisions
   kept as nodes (option 3's start, a fight's plan). Events read at the end of a phase are
-  traced once per (paragraph, mode) and spliced. Compiling merges the end leaves, resolved
-  to the memo key they lead to, into index/weight arrays (equal decision nodes are one
-  object, valued once).
+  traced where they are read (``trace`` says why). Compiling merges the end leaves,
+  resolved to the memo key they lead to, into index/weight arrays (equal decision nodes
+  are one object, valued once).
 - **Last turn's flags are an array axis.** The bonus (+1 rows, cumulative), the trap and
   Investigate allowed only change next turn's Action; the Encounter phase is valued for a
   tuple of flag *labels* at once (shape ``(labels, S*L)``), and an Action with a +1 row

@@ -44,7 +44,7 @@ class Solver:
         self.progress = None
         self.memo = Memo()
         self.modes = ModeKeys()
-        self.tracer = Tracer(self.modes)
+        self.tracer = Tracer()
         self.compiler = Compiler(self.modes, MoveTable())
         self.phases = Phases(ctx, self.tracer, self.compiler)
         self.recursion = Recursion(ctx, self.memo, self.phases, self.compiler, RollOdds(),
