@@ -60,12 +60,17 @@ Dependencies go one way, each module importing only those above it:
 
 Where the time goes from a fresh case with the reachable sweep (a001, the shipped data
 with fights and wounds: 1.6 million leaf terms, 129 million (term, cell) pairs reached of
-680 million; about 12 s of CPU on the machine measured): tracing and compiling the
-phases (once per solver) about 2.8 s, laying the turns out about 2 s, the reach pass
-(compiling each batch into arrays, the bands) 2.3 s, the backward pass 4-5 s (gathers,
-``bincount``, fights, the Luck choice); the cyclic garbage collector is off during a
-sweep (its passes over the layout's millions of small objects cost a third more). Where
-the memory goes (a001, peak 0.40 GB): what the forward pass keeps for the backward one
+680 million; about 8 s of CPU on the machine measured; shares sampled with py-spy): the
+backward pass about 47% (the leaves' gathers and ``bincount`` 24%, fights 7%, the Luck
+choice 6%), tracing, compiling and charting the phases 31%, the atlas and the reach pass
+(compiling each batch into arrays, the bands) 12%; the cyclic garbage collector is off
+during a sweep (its passes over the layout's millions of small objects cost a third
+more). Measured and not kept on the reachable sweep: summing ``add_rows`` by other means
+(``reduceat``, per-Luck ``bincount``, ``np.add.at``: all slower), merging Encounter label
+rows that read the same start modes (3% of them), solving fights in place (no faster), a
+separate Action-row array freed before the best Action (the peak is the next turn's
+Encounter tables), ``malloc_trim`` between turns (the peak is live arrays). Where
+the memory goes (a001, peak 0.37 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn
 not kept for the memo drops the layout's dictionaries once reached), then the largest
