@@ -408,11 +408,12 @@ class Atlas:
                                      np.array(kind, dtype=np.int8), np.array(src, dtype=INDEX))
         return out
 
-    def links(self, c: TurnChart) -> tuple:
+    def links(self, c: TurnChart, with_keys: bool) -> tuple:
         """Turn ``c.t``'s Encounter rows: ``(links, keys, extra)``: per Encounter batch of
         its band (W rows, the batch rows they are); per Encounter key (key, batch, its
-        label rows then its row after Wait in the batch, its W rows); the (W row, key,
-        flags) of flags no Action of the turn leaves (valued by the plain recursion)."""
+        label rows then its row after Wait in the batch, its W rows), only ``with_keys``
+        (what the memo keeps of the turn: else empty); the (W row, key, flags) of flags no
+        Action of the turn leaves (valued by the plain recursion)."""
         band = T.band_for(c.t)
         dst = [[] for _ in self.cencs[band]]
         src = [[] for _ in self.cencs[band]]
@@ -424,7 +425,8 @@ class Atlas:
             labelled.update(w)
             dst[b].append(w)
             src[b].append(rows)
-            keys.append((self.chart.keys.names[kid], b, rows, list(w)))
+            if with_keys:
+                keys.append((self.chart.keys.names[kid], b, rows, list(w)))
         cat = lambda parts: np.fromiter((x for p in parts for x in p), dtype=INDEX)  # noqa: E731
         links = [(cat(d), cat(s)) for d, s in zip(dst, src)]
         extra = [(w, *self.W.names[w]) for w in c.wrows if w not in labelled]

@@ -68,7 +68,7 @@ class Shared:
         self.probs: dict = {}  # (id(probabilities), bonus, outcome) -> row of ``plist``
         self.plist: list = [np.zeros(SL)]  # outcome probabilities over (SM, Luck)
         self.prob_runs: dict = {}  # (id(probabilities), bonus, outcomes) -> rows (``prob_rows``)
-        self._ptab = self._wtab = None
+        self._ptab = self._wtab = self._wsm = None
 
     def static(self, lump) -> tuple:
         """Per lump: target ids, moves, scalar weights, vector weight rows (0: none)."""
@@ -92,6 +92,13 @@ class Shared:
         if self._wtab is None or len(self._wtab) < len(self.wlist):
             self._wtab = np.array(self.wlist)
         return self._wtab
+
+    def weight_sm_table(self) -> np.ndarray:
+        """``weight_table`` over SM only, (weights, S): a vector weight is over SM (the
+        same at every Luck). Small: each compact batch keeps the one of its time."""
+        if self._wsm is None or len(self._wsm) < len(self.wlist):
+            self._wsm = np.array([w[::L] for w in self.wlist])
+        return self._wsm
 
     def prob_row(self, probs: np.ndarray, c: int, j: int, with_sm: bool) -> int:
         """Row of P(outcome ``j`` | carried bonus ``c``) of ``probs``

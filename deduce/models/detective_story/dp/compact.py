@@ -74,7 +74,7 @@ class CompactBatch:
         self.terms = (rows[order].astype(INDEX), srcs[order].astype(INDEX),
                       moves[order].astype(INDEX), wts[order], vec[order].astype(INDEX))
         del rows, srcs, moves, wts, vec, order
-        wv = shared.weight_table()[:, ::L]  # after the terms: they register their weights
+        wv = shared.weight_sm_table()  # after the terms: they register their weights
         self.wv = wv
         self.wnext, self.wprev = nonzero_bounds(wv)
         # constants: scalar (rows, values), and arrays over (SM, Luck) (rows, ids)

@@ -86,9 +86,10 @@ class Sweep:
         wroots = [(key, lo, hi) for key, (lo, hi) in zip(roots_w, sms[len(roots_v):])]
         plans = []
         for c in charts:
-            plan, vband = _reach(atlas, c, vband, wroots if c.t == t0 else ())
+            kept = keep is None or c.t in keep
+            plan, vband = _reach(atlas, c, vband, wroots if c.t == t0 else (), kept)
             plans.append(plan)
-            c.release(keep is None or c.t in keep)
+            c.release(kept)
         atlas.release()
         vband.lay_out()  # after turn 12 every start row is valued 0 (the case is lost)
         nxt_v = (vband, np.zeros((vband.n, L)))
@@ -100,10 +101,11 @@ class Sweep:
             nxt_v = _backward(atlas, plan, held, keep is None or t in keep)
 
 
-def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots) -> tuple:
+def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots, kept: bool) -> tuple:
     """Turn ``c.t``'s reachable SM bands from its start rows' (``vband``) and the
     Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
-    start band)``."""
+    start band)``; ``kept``: the turn's values go to the memo (its plan has the Encounter
+    keys, ``Atlas.links``)."""
     W = Band(atlas.nw)
     for key, lo, hi in wroots:  # after any Action's flags, and after Wait
         kid = atlas.chart.keys.ids[key]
@@ -127,7 +129,7 @@ def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots) -> tuple:
         band.grow_from(src[qq, j], Q, qq)
     A.grow_from(rest_off, Q, nq + np.arange(len(rest_off)))
     atlas.cact.reach(A, W)
-    links = atlas.links(c)
+    links = atlas.links(c, kept)
     N = Band(atlas.nv)
     bands = {"v": vband.state(), "o": O.state(), "q": Q.state(), "act": A.state(),
              "w": W.state()}
