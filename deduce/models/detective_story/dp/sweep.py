@@ -277,7 +277,8 @@ def _backward(atlas: Atlas, plan: _Plan, held: list, keep: bool):
         v[~at_w] = qvals[qpos[r[~at_w]]]
         np.maximum(ov, v, out=ov)
     ov[empty[i]] = 0.0
-    del both, av, wvals  # the Action rows' and the Encounter table's values are read
+    # what the best Action read, freed before the start rows' values are made
+    del both, av, wvals, v, W, A, wpos, apos
     opos = O.pos()
     V = _band(plan, "v")
     orow, bq = atlas.orow, atlas.bq
