@@ -70,7 +70,7 @@ more). Measured and not kept on the reachable sweep: summing ``add_rows`` by oth
 rows that read the same start modes (3% of them), solving fights in place (no faster), a
 separate Action-row array freed before the best Action (the peak is the next turn's
 Encounter tables), ``malloc_trim`` between turns (the peak is live arrays). Where
-the memory goes (a001, peak 0.37 GB): what the forward pass keeps for the backward one
+the memory goes (a001, peak 0.36 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn
 not kept for the memo drops the layout's dictionaries once reached), then the largest
