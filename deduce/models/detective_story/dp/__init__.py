@@ -68,8 +68,9 @@ during a sweep (its passes over the layout's millions of small objects cost a th
 more). Measured and not kept on the reachable sweep: summing ``add_rows`` by other means
 (``reduceat``, per-Luck ``bincount``, ``np.add.at``: all slower), merging Encounter label
 rows that read the same start modes (3% of them), solving fights in place (no faster), a
-separate Action-row array freed before the best Action (the peak is the next turn's
-Encounter tables), ``malloc_trim`` between turns (the peak is live arrays). Where
+separate Action-row array freed before the best Action (2% lower peak, but the Action
+odds' gather grew a fix-up that cost CPU), ``malloc_trim`` between turns (the peak is live
+arrays). Where
 the memory goes (a001, peak 0.36 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn

@@ -48,8 +48,9 @@ class _Plan(NamedTuple):
 
     chart: TurnChart
     q: tuple  # ``Atlas.q_layout``
-    links: tuple  # ``Atlas.links``
+    links: tuple  # ``Atlas.links`` (its Encounter keys only if ``kept``)
     bands: dict  # table name -> ``Band.state``
+    kept: bool  # the turn's values go to the memo
 
 
 class Sweep:
@@ -98,14 +99,13 @@ class Sweep:
             t = plan.chart.t
             report(f"solving turn {t} (from turn {T.TURNS} back to turn {t0})")
             held, nxt_v = [nxt_v], None  # dropped by ``_backward`` once read
-            nxt_v = _backward(atlas, plan, held, keep is None or t in keep)
+            nxt_v = _backward(atlas, plan, held)
 
 
 def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots, kept: bool) -> tuple:
     """Turn ``c.t``'s reachable SM bands from its start rows' (``vband``) and the
     Encounter roots ``wroots`` ((key, lowest SM, highest SM), ...): ``(plan, next turn's
-    start band)``; ``kept``: the turn's values go to the memo (its plan has the Encounter
-    keys, ``Atlas.links``)."""
+    start band)``; ``kept``: the turn's values go to the memo (``_Plan.kept``)."""
     W = Band(atlas.nw)
     for key, lo, hi in wroots:  # after any Action's flags, and after Wait
         kid = atlas.chart.keys.ids[key]
@@ -139,7 +139,7 @@ def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots, kept: bool) -> tuple
         E.grow_from(srows, W, dst)
         cenc.reach(E, N)
         bands[f"enc{b}"] = E.state()
-    return _Plan(c, q, links, bands), N
+    return _Plan(c, q, links, bands, kept), N
 
 
 def _band(plan: _Plan, name: str) -> Band:
@@ -209,11 +209,11 @@ def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) ->
         a += x + 1
 
 
-def _backward(atlas: Atlas, plan: _Plan, held: list, keep: bool):
+def _backward(atlas: Atlas, plan: _Plan, held: list):
     """Turn ``plan.chart.t``'s values from next turn's (``held``: ``[(Band, values)]`` of
     its start table, emptied, so that they are freed once the Encounter table is made);
-    returns this turn's. Fills the memo if ``keep``."""
-    c, recursion = plan.chart, atlas.recursion
+    returns this turn's. Fills the memo if ``plan.kept``."""
+    c, recursion, keep = plan.chart, atlas.recursion, plan.kept
     t, memo = c.t, recursion.memo
     nband, nvals = held.pop()
     npos = nband.pos()
@@ -278,7 +278,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list, keep: bool):
         np.maximum(ov, v, out=ov)
     ov[empty[i]] = 0.0
     # what the best Action read, freed before the start rows' values are made
-    del both, av, wvals, v, W, A, wpos, apos
+    del both, av, wvals, W, A, wpos, apos
     opos = O.pos()
     V = _band(plan, "v")
     orow, bq = atlas.orow, atlas.bq
