@@ -18,7 +18,9 @@ from deduce.models.detective_story.advice import Solver, advise
 from deduce.models.detective_story.bots import make_policy
 from deduce.models.detective_story.data import load_campaign
 from deduce.models.detective_story.dp import solver as dp_solver
+from deduce.models.detective_story.dp import sweep as sweep_module
 from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_moves
+from deduce.models.detective_story.dp.compact import luck_saturation
 from deduce.models.detective_story.dp.dense import DenseSweep
 from deduce.models.detective_story.dp.grid import L, S, Lin, MoveTable, actual
 from deduce.models.detective_story.dp.modes import flags_of, with_flags
@@ -85,6 +87,42 @@ def test_moves_act_on_sm_and_luck_apart_and_keep_order(a, c, b, d):
     assert luck[m].tolist() == actual(Lin(b, d), L).tolist()
     assert (np.diff(sm[m]) >= 0).all()  # an interval goes to an interval
     assert (moves.table[m] == (sm[m][:, None] * L + luck[m][None, :]).ravel()).all()
+
+
+@given(moves=st.lists(st.tuples(st.integers(-20, 20), st.integers(0, 20)), min_size=1,
+                      max_size=6), b=st.integers(0, L - 1))
+def test_luck_saturation_brute_force(moves, b):
+    table = MoveTable()
+    ids = [table.id(Lin(0, 0), Lin(a, c)) for a, c in moves]
+    luck = sm_of_moves(table.table)[1][ids]
+    want = next((l0 for l0 in range(L) if (luck[:, l0:] >= b).all()), L - 1)
+    assert luck_saturation(luck, b) == want
+    # so values equal from Luck b on, read through these moves, are equal from want on
+    f = np.r_[np.arange(b), np.full(L - b, b)].astype(float)
+    read = f[luck]
+    assert (read[:, want:] == read[:, -1:]).all()
+
+
+def test_a_late_turn_is_valued_on_the_luck_columns_it_needs(tiny, monkeypatch):
+    widths = {}
+    backward = sweep_module._backward
+
+    def spy(atlas, plan, held):
+        band, vals = backward(atlas, plan, held)
+        widths[plan.chart.t] = vals.shape[1]
+        return band, vals
+
+    monkeypatch.setattr(sweep_module, "_backward", spy)
+    cf = fresh(tiny, turn=9, villain="c201", sm=1, luck=2, clue_found=True)
+    reach, dense = Solver(cf.ctx), dense_solver(cf.ctx)
+    reach.prepare(cf.case)
+    dense.prepare(cf.case)
+    # turn 12 reads only whether a re-roll can be paid; each earlier turn more Luck
+    assert widths[12] == 2 and widths[12] <= widths[11] <= widths[10] <= widths[9] <= L
+    for (t, k), v in reach.memo.start.items():  # kept at every Luck, equal to the dense
+        v, w = np.asarray(v), dense.memo.start[(t, k)]
+        ok = ~np.isnan(v)
+        assert np.allclose(v[ok], w[ok], rtol=0, atol=1e-12), (t, k)
 
 
 # -- the values

@@ -41,11 +41,23 @@ def _spans(offs: list, xs: list) -> np.ndarray:
 
 
 def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
-    """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, L) arrays)."""
+    """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, width) arrays)."""
     if len(p):
         lo, hi = int(p.min()), int(p.max()) + 1
-        idx = ((p - lo)[:, None] * L + np.arange(L)).ravel()
-        out[lo:hi] += np.bincount(idx, vals.ravel(), minlength=(hi - lo) * L).reshape(-1, L)
+        w = out.shape[1]
+        idx = ((p - lo)[:, None] * w + np.arange(w)).ravel()
+        out[lo:hi] += np.bincount(idx, vals.ravel(), minlength=(hi - lo) * w).reshape(-1, w)
+
+
+def luck_saturation(move_luck: np.ndarray, b: int) -> int:
+    """The Luck from which values read through the moves ``move_luck`` ((moves, L): each
+    move's Luck per start Luck) are equal, when the values they read are equal from Luck
+    ``b`` on: the lowest start Luck every move takes to ``b`` or above (moves are monotone
+    in Luck; ``L - 1`` if a move never does)."""
+    if not len(move_luck) or b <= 0:
+        return 0
+    ok = move_luck >= b
+    return int(np.where(ok.any(axis=1), ok.argmax(axis=1), L - 1).max())
 
 
 def _chunks(band: Band, rows: np.ndarray):
@@ -69,10 +81,12 @@ class CompactBatch:
         self.n = batch.n
         self.move_sm, self.move_luck = sm_of_moves(shared.moves.table)
         self.luck_kept = (self.move_luck == np.arange(L)).all(axis=1)  # per move id
+        self._maps: dict = {}  # ``_luck_map``
         rows, srcs, moves, wts, vec = batch.leaf_terms()
         order = np.argsort(rows, kind="stable")  # by out row: a chunk adds to a window
         self.terms = (rows[order].astype(INDEX), srcs[order].astype(INDEX),
                       moves[order].astype(INDEX), wts[order], vec[order].astype(INDEX))
+        self.luck_moves = self.move_luck[np.unique(moves)]  # ``saturation``
         del rows, srcs, moves, wts, vec, order
         wv = shared.weight_sm_table()  # after the terms: they register their weights
         self.wv = wv
@@ -163,14 +177,34 @@ class CompactBatch:
         band.grow(rows, nxt[wr, lo], prv[wr, hi])
 
     # -- their values
-    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None) -> np.ndarray:
-        """The values (slots, L) of ``band`` (this batch's laid-out band, ``reach``), from
-        the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
-        source), in ``out`` if given (a (slots, L) array, overwritten)."""
+    def saturation(self, b: int) -> int:
+        """The Luck from which this batch's values are equal when its source's are from Luck
+        ``b`` on (``luck_saturation`` of its leaves' moves: decision nodes, fights and
+        constants do not read Luck)."""
+        return luck_saturation(self.luck_moves, b)
+
+    def _luck_map(self, width: int, src_width: int) -> np.ndarray:
+        """Per move id the source Luck column each of Luck 0..``width - 1`` reads, for a
+        source of ``src_width`` columns (the Luck above them reads the last one)."""
+        k = (width, src_width)
+        out = self._maps.get(k)
         if out is None:
-            out = np.zeros((band.n, L))
+            out = self._maps[k] = np.minimum(self.move_luck[:, :width], src_width - 1)
+        return out
+
+    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None,
+            width: int = L) -> np.ndarray:
+        """The values (slots, ``width``) of ``band`` (this batch's laid-out band, ``reach``)
+        at Luck 0..``width - 1``, from the source table's compact values ``src`` (``src_pos``:
+        ``Band.pos`` of the source; its columns Luck 0..``src.shape[1] - 1``, equal from its
+        last column on, see ``sweep``), in ``out`` if given (a (slots, width) array,
+        overwritten)."""
+        if out is None:
+            out = np.zeros((band.n, width))
         else:
             out[:] = 0.0
+        sw = src.shape[1]
+        lmap = self._luck_map(width, sw)
         rows, srcs, moves, wts, vec = self.terms
         if len(rows):
             for i, p in _chunks(band, rows):
@@ -181,11 +215,13 @@ class CompactBatch:
                     i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
                 m = moves[i]
                 at = src_pos[srcs[i] * S + self.move_sm[m, sm]]
-                vals = src.take(at, axis=0)
-                moved = np.flatnonzero(~self.luck_kept[m])
-                if len(moved):  # the Luck a move changes: each slot's Luck map
-                    vals[moved] = src.reshape(-1)[at[moved, None] * L
-                                                  + self.move_luck[m[moved]]]
+                if sw == width:
+                    vals = src.take(at, axis=0)
+                    moved = np.flatnonzero(~self.luck_kept[m])
+                    if len(moved):  # the Luck a move changes: each slot's Luck map
+                        vals[moved] = src.reshape(-1)[at[moved, None] * sw + lmap[m[moved]]]
+                else:  # a source of fewer Luck columns: every slot through its map
+                    vals = src.reshape(-1)[at[:, None] * sw + lmap[m]]
                 vals *= w[:, None]
                 add_rows(out, p, vals)
         srow, sval = self.const_s
@@ -195,7 +231,7 @@ class CompactBatch:
         vrow, vid, ctab = self.const_v
         if len(vrow):
             i, p = band.expand(vrow)
-            out[p] += ctab[vid[i], band.sm[p]]
+            out[p] += ctab[vid[i], band.sm[p], :width]
         pos = band.pos()
         for level in range(self.top + 1):
             if level and level in self.node_edges:
@@ -217,7 +253,8 @@ class CompactBatch:
                     sl = slice(a, a + FIGHT_SLOTS)
                     vt = np.stack([out[pos[s[i[sl]] * S + sm[sl]]] for s in subs])
                     k = vt.shape[1]
-                    out[p[sl]] = C.solve_columns(setup, terms, vt.reshape(len(subs), k * L),
-                                                 np).reshape(k, L)
+                    out[p[sl]] = C.solve_columns(setup, terms,
+                                                 vt.reshape(len(subs), k * width),
+                                                 np).reshape(k, width)
         return out
 

@@ -22,6 +22,17 @@ tests compare the two, and with the dense sweep, ``dense``). Three passes:
   (``CompactBatch.run``); working arrays live for one turn at most. Flags no Action of
   the turn leaves (a hand-edited record) are valued by the plain recursion
   (``Recursion.fallback``).
+
+**Late turns need few Luck columns.** Luck is read only through moves (``max(c, x + a)``,
+monotone) and the re-roll (Luck 1 or more, one Luck less after it); no weight reads it.
+So if next turn's start values are equal from Luck ``b`` on, an Encounter phase's are from
+the lowest Luck each of its moves takes to ``b`` or above (``compact.luck_saturation``),
+the Action rows' likewise from those, an Action's value from one Luck higher; after turn
+12 every value is 0 (equal from Luck 0). A turn's arrays hold Luck 0 to that bound only
+(``_width``: turn 12 two columns, turn 11 about ten, earlier turns all L on the shipped
+data), a read above a source's last column reads its last, and the memo gets every Luck
+(``_every_luck``). The values are the same numbers as on L columns (the same sums of the
+same terms), bit for bit.
 """
 
 from __future__ import annotations
@@ -93,7 +104,7 @@ class Sweep:
             c.release(kept)
         atlas.release()
         vband.lay_out()  # after turn 12 every start row is valued 0 (the case is lost)
-        nxt_v = (vband, np.zeros((vband.n, L)))
+        nxt_v = (vband, np.zeros((vband.n, 1)))  # at every Luck: one column
         while plans:  # a turn's plan dropped once solved
             plan = plans.pop()
             t = plan.chart.t
@@ -186,7 +197,24 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     again = np.zeros_like(keep)
     again[:, 1:] = keep[:, :-1]  # Luck l re-rolls at Luck l - 1 (P does not read Luck)
     best = np.einsum("sol,so->sl", np.maximum(V, again[:, None, :], out=V), P)
-    return np.where(CAN_SPEND[:L], best, keep)
+    return np.where(CAN_SPEND[:keep.shape[1]], best, keep)
+
+
+def _width(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> int:
+    """The Luck columns a turn's values need (see the module docstring): next turn's start
+    values are equal from Luck ``next_width - 1`` on, so the Encounter phases' are from
+    their batches' ``saturation`` of it (from 0 if ``fallback``: the plain recursion's
+    values are not known to be), the Action rows' from theirs of that, and an Action's
+    value, with the re-roll choice reading one Luck less, from one Luck higher."""
+    bw = L - 1 if fallback else max((c.saturation(next_width - 1) for c in cencs), default=0)
+    return min(L, max(bw, atlas.cact.saturation(bw)) + 2)
+
+
+def _every_luck(vals: np.ndarray) -> np.ndarray:
+    """Compact values of fewer than L Luck columns (equal from the last one on) at every
+    Luck, as the memo keeps them (``vals`` itself if it has L)."""
+    w = vals.shape[1]
+    return vals if w == L else vals[:, np.minimum(np.arange(L), w - 1)]
 
 
 def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) -> None:
@@ -200,7 +228,7 @@ def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) ->
     _, p = E.expand(rows)
     cnt = E.count(rows)
     tab = _Table(np.where(cnt > 0, E.lo[rows], 0).astype(np.int8),
-                 np.r_[0, np.cumsum(cnt)].astype(np.int32), ev[p])
+                 np.r_[0, np.cumsum(cnt)].astype(np.int32), _every_luck(ev[p]))
     a = 0
     for key, _, r, wrows in keys:
         x = len(r) - 1
@@ -218,16 +246,18 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     nband, nvals = held.pop()
     npos = nband.pos()
     links, keys, extra = plan.links
+    cencs = atlas.cencs[T.band_for(t)]
+    width = _width(atlas, cencs, nvals.shape[1], bool(extra))
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
     # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
     W, A = _band(plan, "w"), _band(plan, "act")
-    both = np.zeros((A.n + W.n + 1, L))
+    both = np.zeros((A.n + W.n + 1, width))
     wvals = both[A.n:A.n + W.n]
     some = W.lo <= W.hi
-    for b, cenc in enumerate(atlas.cencs[T.band_for(t)]):
+    for b, cenc in enumerate(cencs):
         E = _band(plan, f"enc{b}")
         dst, srows = links[b]
-        ev = cenc.run(E, nvals, npos)
+        ev = cenc.run(E, nvals, npos, width=width)
         i, p = W.expand(dst)
         wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
         if keep:
@@ -238,15 +268,15 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         a, b = W.start[row], W.start[row + 1]
         if b > a:
             v = recursion.fallback.encounter(t, key, False, (flags,))[0]
-            wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]
+            wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]  # every Luck: ``width`` is L
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
-    av = atlas.cact.run(A, wvals, wpos, out=both[:A.n])
+    av = atlas.cact.run(A, wvals, wpos, out=both[:A.n], width=width)
     apos = A.pos()
     nq, rest_off = atlas.nq, atlas.rest_off
     pids, kind, src = plan.q
     Q = _band(plan, "q")
-    qvals = np.zeros((Q.n, L))
+    qvals = np.zeros((Q.n, width))
     ptab = atlas.shared.prob_table()[:, ::L]
     i, p = Q.expand(np.arange(nq))
     for a in range(0, len(p), Q_SLOTS):
@@ -256,7 +286,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
     if keep:
-        tab = _Table.of(Q, qvals)
+        tab = _Table.of(Q, _every_luck(qvals))
         names = atlas.chart.acts.names
         for aid in c.need:
             q0 = atlas.qrow[aid]
@@ -269,10 +299,10 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     O = _band(plan, "o")
     i, p = O.expand(np.arange(atlas.no))
     sm = O.sm[p]
-    ov = np.full((O.n, L), -np.inf)
+    ov = np.full((O.n, width), -np.inf)
     for k in range(which.shape[1]):
         at_w, r = which[i, k] == 0, rows[i, k] * S + sm
-        v = np.empty((len(p), L))
+        v = np.empty((len(p), width))
         v[at_w] = wvals[wpos[r[at_w]]]
         v[~at_w] = qvals[qpos[r[~at_w]]]
         np.maximum(ov, v, out=ov)
@@ -290,7 +320,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         r = b[a:a + Q_SLOTS]
         vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
     if keep:
-        tab = _Table.of(V, vv)
+        tab = _Table.of(V, _every_luck(vv))
         for row in c.starts:
             _put(memo.start, (t, atlas.vspec[row][0]), tab.rows(row, row + 1, 1),
                  V.lo[row] <= V.hi[row])
