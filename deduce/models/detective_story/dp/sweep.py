@@ -217,6 +217,19 @@ def _every_luck(vals: np.ndarray) -> np.ndarray:
     return vals if w == L else vals[:, np.minimum(np.arange(L), w - 1)]
 
 
+def _best_other(i, sm, which, rows, wvals, wpos, qvals, qpos) -> np.ndarray:
+    """The best of the others rows ``i``'s candidates (``Atlas.which`` 0: an Encounter
+    row's value, 1: an Action's) at SM ``sm`` (one per slot, every Luck)."""
+    best = np.full((len(i), qvals.shape[1]), -np.inf)
+    v = np.empty_like(best)
+    for k in range(which.shape[1]):
+        at_w, r = which[i, k] == 0, rows[i, k] * S + sm
+        v[at_w] = wvals[wpos[r[at_w]]]
+        v[~at_w] = qvals[qpos[r[~at_w]]]
+        np.maximum(best, v, out=best)
+    return best
+
+
 def _keep_encounters(memo, t: int, keys: list, E: Band, ev: np.ndarray, some) -> None:
     """Put turn ``t``'s Encounter values of ``keys`` (``Atlas.links``' entries of one
     batch) in the memo: per key its label rows then its row after Wait, copied out of the
@@ -297,15 +310,12 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     # the best legal Action: the best other than the bonus's, then the bonus's Action
     which, rows, empty = atlas.which, atlas.crows, atlas.empty
     O = _band(plan, "o")
-    i, p = O.expand(np.arange(atlas.no))
+    i, p = O.expand(np.arange(atlas.no))  # p: every slot in order
     sm = O.sm[p]
-    ov = np.full((O.n, width), -np.inf)
-    for k in range(which.shape[1]):
-        at_w, r = which[i, k] == 0, rows[i, k] * S + sm
-        v = np.empty((len(p), width))
-        v[at_w] = wvals[wpos[r[at_w]]]
-        v[~at_w] = qvals[qpos[r[~at_w]]]
-        np.maximum(ov, v, out=ov)
+    ov = np.empty((O.n, width))
+    for a in range(0, len(p), Q_SLOTS):  # a few slots at a time: no (slots, L) temporaries
+        s = slice(a, a + Q_SLOTS)
+        ov[s] = _best_other(i[s], sm[s], which, rows, wvals, wpos, qvals, qpos)
     ov[empty[i]] = 0.0
     # what the best Action read, freed before the start rows' values are made
     del both, av, wvals, W, A, wpos, apos
