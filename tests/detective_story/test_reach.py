@@ -103,6 +103,16 @@ def test_luck_saturation_brute_force(moves, b):
     assert (read[:, want:] == read[:, -1:]).all()
 
 
+def test_values_on_more_luck_columns_repeat_the_last_in_c_order():
+    vals = np.arange(6, dtype=float).reshape(3, 2)
+    wide = sweep_module._luck_columns(vals, 4)
+    assert wide.tolist() == [[0, 1, 1, 1], [2, 3, 3, 3], [4, 5, 5, 5]]
+    assert wide.flags.c_contiguous  # the batches read it flat (``CompactBatch.run``)
+    full = sweep_module._every_luck(vals)
+    assert full.shape == (3, L) and full.flags.c_contiguous and (full[:, 1:] == vals[:, 1:]).all()
+    assert sweep_module._every_luck(full) is full
+
+
 def test_a_late_turn_is_valued_on_the_luck_columns_it_needs(tiny, monkeypatch):
     widths = {}
     backward = sweep_module._backward

@@ -183,28 +183,26 @@ class CompactBatch:
         constants do not read Luck)."""
         return luck_saturation(self.luck_moves, b)
 
-    def _luck_map(self, width: int, src_width: int) -> np.ndarray:
-        """Per move id the source Luck column each of Luck 0..``width - 1`` reads, for a
-        source of ``src_width`` columns (the Luck above them reads the last one)."""
-        k = (width, src_width)
-        out = self._maps.get(k)
+    def _luck_map(self, width: int) -> np.ndarray:
+        """Per move id the Luck column each of Luck 0..``width - 1`` reads, on ``width``
+        columns (the Luck above them reads the last one)."""
+        out = self._maps.get(width)
         if out is None:
-            out = self._maps[k] = np.minimum(self.move_luck[:, :width], src_width - 1)
+            out = self._maps[width] = np.minimum(self.move_luck[:, :width], width - 1)
         return out
 
-    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None,
-            width: int = L) -> np.ndarray:
-        """The values (slots, ``width``) of ``band`` (this batch's laid-out band, ``reach``)
-        at Luck 0..``width - 1``, from the source table's compact values ``src`` (``src_pos``:
-        ``Band.pos`` of the source; its columns Luck 0..``src.shape[1] - 1``, equal from its
-        last column on, see ``sweep``), in ``out`` if given (a (slots, width) array,
+    def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None) -> np.ndarray:
+        """The values (slots, width) of ``band`` (this batch's laid-out band, ``reach``)
+        from the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
+        source), on the source's Luck columns (Luck 0..width - 1, the values equal from the
+        last one on: see ``sweep``), in ``out`` if given (a (slots, width) array,
         overwritten)."""
+        width = src.shape[1]
         if out is None:
             out = np.zeros((band.n, width))
         else:
             out[:] = 0.0
-        sw = src.shape[1]
-        lmap = self._luck_map(width, sw)
+        lmap = self._luck_map(width)
         rows, srcs, moves, wts, vec = self.terms
         if len(rows):
             for i, p in _chunks(band, rows):
@@ -215,13 +213,10 @@ class CompactBatch:
                     i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
                 m = moves[i]
                 at = src_pos[srcs[i] * S + self.move_sm[m, sm]]
-                if sw == width:
-                    vals = src.take(at, axis=0)
-                    moved = np.flatnonzero(~self.luck_kept[m])
-                    if len(moved):  # the Luck a move changes: each slot's Luck map
-                        vals[moved] = src.reshape(-1)[at[moved, None] * sw + lmap[m[moved]]]
-                else:  # a source of fewer Luck columns: every slot through its map
-                    vals = src.reshape(-1)[at[:, None] * sw + lmap[m]]
+                vals = src.take(at, axis=0)
+                moved = np.flatnonzero(~self.luck_kept[m])
+                if len(moved):  # the Luck a move changes: each slot's Luck map
+                    vals[moved] = src.reshape(-1)[at[moved, None] * width + lmap[m[moved]]]
                 vals *= w[:, None]
                 add_rows(out, p, vals)
         srow, sval = self.const_s

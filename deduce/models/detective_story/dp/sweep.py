@@ -30,8 +30,9 @@ the lowest Luck each of its moves takes to ``b`` or above (``compact.luck_satura
 the Action rows' likewise from those, an Action's value from one Luck higher; after turn
 12 every value is 0 (equal from Luck 0). A turn's arrays hold Luck 0 to that bound only
 (``_width``: turn 12 two columns, turn 11 about ten, earlier turns all L on the shipped
-data), a read above a source's last column reads its last, and the memo gets every Luck
-(``_every_luck``). The values are the same numbers as on L columns (the same sums of the
+data); next turn's values are put on this turn's columns before they are read
+(``_luck_columns``: the last one repeated, or the columns above dropped), and the memo
+gets every Luck (``_every_luck``). The values are the same numbers as on L columns (the same sums of the
 same terms), bit for bit.
 """
 
@@ -210,11 +211,16 @@ def _width(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> int:
     return min(L, max(bw, atlas.cact.saturation(bw)) + 2)
 
 
+def _luck_columns(vals: np.ndarray, width: int) -> np.ndarray:
+    """Compact values (slots, Luck columns), equal from their last column on, on ``width``
+    columns (a new C-ordered array: ``vals[:, cols]`` would be Fortran-ordered)."""
+    return np.take(vals, np.minimum(np.arange(width), vals.shape[1] - 1), axis=1)
+
+
 def _every_luck(vals: np.ndarray) -> np.ndarray:
-    """Compact values of fewer than L Luck columns (equal from the last one on) at every
-    Luck, as the memo keeps them (``vals`` itself if it has L)."""
-    w = vals.shape[1]
-    return vals if w == L else vals[:, np.minimum(np.arange(L), w - 1)]
+    """Compact values equal from their last Luck column on, at every Luck, as the memo
+    keeps them (``vals`` itself if it has L columns)."""
+    return vals if vals.shape[1] == L else _luck_columns(vals, L)
 
 
 def _best_other(i, sm, which, rows, wvals, wpos, qvals, qpos) -> np.ndarray:
@@ -261,6 +267,8 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     links, keys, extra = plan.links
     cencs = atlas.cencs[T.band_for(t)]
     width = _width(atlas, cencs, nvals.shape[1], bool(extra))
+    if nvals.shape[1] != width:  # read on this turn's columns (equal from its last on)
+        nvals = _luck_columns(nvals, width)
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
     # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
     W, A = _band(plan, "w"), _band(plan, "act")
@@ -270,7 +278,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     for b, cenc in enumerate(cencs):
         E = _band(plan, f"enc{b}")
         dst, srows = links[b]
-        ev = cenc.run(E, nvals, npos, width=width)
+        ev = cenc.run(E, nvals, npos)
         i, p = W.expand(dst)
         wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
         if keep:
@@ -284,7 +292,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
             wvals[a:b] = v.reshape(S, L)[W.sm[a:b]]  # every Luck: ``width`` is L
     wpos = W.pos()
     # the Action rows, then every Action's value with the Luck re-roll choice
-    av = atlas.cact.run(A, wvals, wpos, out=both[:A.n], width=width)
+    av = atlas.cact.run(A, wvals, wpos, out=both[:A.n])
     apos = A.pos()
     nq, rest_off = atlas.nq, atlas.rest_off
     pids, kind, src = plan.q
