@@ -20,7 +20,7 @@ from deduce.models.detective_story.data import load_campaign
 from deduce.models.detective_story.dp import solver as dp_solver
 from deduce.models.detective_story.dp import sweep as sweep_module
 from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_moves
-from deduce.models.detective_story.dp.compact import luck_saturation
+from deduce.models.detective_story.dp.compact import _by_count, luck_saturation
 from deduce.models.detective_story.dp.dense import DenseSweep
 from deduce.models.detective_story.dp.grid import L, S, Lin, MoveTable, actual
 from deduce.models.detective_story.dp.modes import flags_of, with_flags
@@ -101,6 +101,19 @@ def test_luck_saturation_brute_force(moves, b):
     f = np.r_[np.arange(b), np.full(L - b, b)].astype(float)
     read = f[luck]
     assert (read[:, want:] == read[:, -1:]).all()
+
+
+@given(st.lists(st.integers(0, 9), max_size=40))
+def test_rows_by_leaf_count_brute_force(entries):
+    rows = np.array(sorted(entries), dtype=np.int64)
+    groups = _by_count(rows, 10)
+    seen = []
+    for m, rs, first in groups:
+        for r, f in zip(rs.tolist(), first.tolist()):
+            assert entries.count(r) == m and rows[f:f + m].tolist() == [r] * m
+            seen.append(r)
+    assert sorted(seen) == sorted(set(entries))
+    assert [m for m, _, _ in groups] == sorted({entries.count(r) for r in set(entries)})
 
 
 def test_values_on_more_luck_columns_repeat_the_last_in_c_order():

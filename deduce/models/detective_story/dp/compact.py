@@ -9,8 +9,11 @@ Rows are (instance or decision node, flag label); a decision node's SM values ar
 its parents want (where the parent's weight on it is not 0), its options' or fight
 terminals' those of the node; a leaf *term* (out row, source row, move, weight) at SM x
 reads the source row at the SM its move leads to (every Luck at once, through the move's
-Luck map), and is skipped where its weight over SM is 0. Leaves are summed with
-``np.bincount``, fights solved (``combat.solve_columns``) on the reachable slots only.
+Luck map), and adds nothing where its weight over SM is 0. A row's leaves (and a node's
+weighted edges) are summed in order, rows grouped by how many they have, each group's
+slots a few at a time (``_by_count``: most rows have 1 to 5, so a group is a handful of
+gathers and adds, no scatter-add); fights are solved (``combat.solve_columns``) on the
+reachable slots only.
 """
 
 from __future__ import annotations
@@ -40,15 +43,6 @@ def _spans(offs: list, xs: list) -> np.ndarray:
     return np.arange(int(xs.sum()), dtype=INDEX) + np.repeat(offs - starts, xs)
 
 
-def add_rows(out: np.ndarray, p: np.ndarray, vals: np.ndarray) -> None:
-    """``out[p[i]] += vals[i]`` for every i, repeated slots included ((n, width) arrays)."""
-    if len(p):
-        lo, hi = int(p.min()), int(p.max()) + 1
-        w = out.shape[1]
-        idx = ((p - lo)[:, None] * w + np.arange(w)).ravel()
-        out[lo:hi] += np.bincount(idx, vals.ravel(), minlength=(hi - lo) * w).reshape(-1, w)
-
-
 def luck_saturation(move_luck: np.ndarray, b: int) -> int:
     """The Luck from which values read through the moves ``move_luck`` ((moves, L): each
     move's Luck per start Luck) are equal, when the values they read are equal from Luck
@@ -73,6 +67,19 @@ def _chunks(band: Band, rows: np.ndarray):
         yield i + a, p
 
 
+def _by_count(rows: np.ndarray, n: int) -> list:
+    """The rows 0..n-1 grouped by how many entries each has in ``rows`` (sorted, so that a
+    row's entries are consecutive): ``[(m, the rows with m entries, each one's first entry
+    index), ...]`` (``INDEX`` arrays), m ascending, rows without entries left out."""
+    cnt = np.bincount(rows, minlength=n)
+    first = np.cumsum(cnt) - cnt
+    out = []
+    for m in np.unique(cnt[cnt > 0]).tolist():
+        r = np.flatnonzero(cnt == m)
+        out.append((m, r.astype(INDEX), first[r].astype(INDEX)))
+    return out
+
+
 class CompactBatch:
     """``batch`` (fully laid out) as arrays over its rows; ``n`` its rows."""
 
@@ -87,6 +94,7 @@ class CompactBatch:
         self.terms = (rows[order].astype(INDEX), srcs[order].astype(INDEX),
                       moves[order].astype(INDEX), wts[order], vec[order].astype(INDEX))
         self.luck_moves = self.move_luck[np.unique(moves)]  # ``saturation``
+        self.leaf_rows = _by_count(self.terms[0], self.n)  # ``run``: rows by leaf count
         del rows, srcs, moves, wts, vec, order
         wv = shared.weight_sm_table()  # after the terms: they register their weights
         self.wv = wv
@@ -111,6 +119,7 @@ class CompactBatch:
         nw = [np.ones(S)]  # node weights over SM, one row per weight; row 0: a scalar weight
         nw_row: dict = {}  # id(weight) -> its row (``Compiler`` keeps equal weights one array)
         self.node_edges: dict = {}  # level -> (parent rows, child rows, scalar, weight row)
+        self.node_rows: dict = {}  # level -> parent rows by edge count (``_by_count``)
         for level, parents in batch.parents.items():
             po, co, xs, ws, wr = [], [], [], [], []
             for off in parents:
@@ -124,9 +133,13 @@ class CompactBatch:
                         ws.append(1.0), wr.append(r)
                     else:
                         ws.append(float(w)), wr.append(0)
-            self.node_edges[level] = (_spans(po, xs), _spans(co, xs),
-                                      np.repeat(np.array(ws, dtype=float), xs),
-                                      np.repeat(np.array(wr, dtype=INDEX), xs))
+            pr, cr = _spans(po, xs), _spans(co, xs)
+            ws = np.repeat(np.array(ws, dtype=float), xs)
+            wr = np.repeat(np.array(wr, dtype=INDEX), xs)
+            order = np.argsort(pr, kind="stable")  # a parent row's edges consecutive
+            pr, cr, ws, wr = pr[order], cr[order], ws[order], wr[order]
+            self.node_edges[level] = (pr, cr, ws, wr)
+            self.node_rows[level] = _by_count(pr, self.n)
         self.nw = np.array(nw)
         self.nnext, self.nprev = nonzero_bounds(self.nw)
         self.max_edges: dict = {}  # level -> [(node rows, k-th option rows), ...]
@@ -191,6 +204,27 @@ class CompactBatch:
             out = self._maps[width] = np.minimum(self.move_luck[:, :width], width - 1)
         return out
 
+    def _leaves(self, t: np.ndarray, sm: np.ndarray, src, src_pos, lmap) -> np.ndarray:
+        """Leaf terms ``t`` at SM ``sm`` (one slot each): weight times the source's values
+        where the move leads ((slots, width); a weight of 0 reads any source row: the
+        leaf's is not reached there, and its values are finite)."""
+        rows, srcs, moves, wts, vec = self.terms
+        w = wts[t] * self.wv[vec[t], sm]
+        m = moves[t]
+        at = src_pos[srcs[t] * S + self.move_sm[m, sm]]
+        vals = src.take(at, axis=0)
+        moved = np.flatnonzero(~self.luck_kept[m])
+        if len(moved):  # the Luck a move changes: each slot's Luck map
+            vals[moved] = src.reshape(-1)[at[moved, None] * src.shape[1] + lmap[m[moved]]]
+        vals *= w[:, None]
+        return vals
+
+    def _edges(self, e: np.ndarray, sm: np.ndarray, cr, ws, wr, out, pos) -> np.ndarray:
+        """Decision-node edges ``e`` at SM ``sm``: weight times the child's values (as
+        ``_leaves``: a weight of 0 reads any row)."""
+        w = ws[e] * self.nw[wr[e], sm]
+        return w[:, None] * out[pos[cr[e] * S + sm]]
+
     def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None) -> np.ndarray:
         """The values (slots, width) of ``band`` (this batch's laid-out band, ``reach``)
         from the source table's compact values ``src`` (``src_pos``: ``Band.pos`` of the
@@ -203,22 +237,14 @@ class CompactBatch:
         else:
             out[:] = 0.0
         lmap = self._luck_map(width)
-        rows, srcs, moves, wts, vec = self.terms
-        if len(rows):
-            for i, p in _chunks(band, rows):
-                sm = band.sm[p]
-                w = wts[i] * self.wv[vec[i], sm]
-                nz = w != 0
-                if not nz.all():
-                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
-                m = moves[i]
-                at = src_pos[srcs[i] * S + self.move_sm[m, sm]]
-                vals = src.take(at, axis=0)
-                moved = np.flatnonzero(~self.luck_kept[m])
-                if len(moved):  # the Luck a move changes: each slot's Luck map
-                    vals[moved] = src.reshape(-1)[at[moved, None] * width + lmap[m[moved]]]
-                vals *= w[:, None]
-                add_rows(out, p, vals)
+        if len(src):  # else no leaf is reached (its weights are 0 where its row is)
+            for m, rows, first in self.leaf_rows:  # a row's m leaves summed in order
+                for i, p in _chunks(band, rows):
+                    sm, t = band.sm[p], first[i]
+                    acc = self._leaves(t, sm, src, src_pos, lmap)
+                    for j in range(1, m):
+                        acc += self._leaves(t + j, sm, src, src_pos, lmap)
+                    out[p] = acc
         srow, sval = self.const_s
         if len(srow):
             i, p = band.expand(srow)
@@ -229,14 +255,15 @@ class CompactBatch:
             out[p] += ctab[vid[i], band.sm[p], :width]
         pos = band.pos()
         for level in range(self.top + 1):
-            if level and level in self.node_edges:
-                pr, cr, ws, wr = self.node_edges[level]
-                for i, p in _chunks(band, pr):  # the nodes are of lower levels
-                    sm = band.sm[p]
-                    w = ws[i] * self.nw[wr[i], sm]
-                    nz = w != 0
-                    i, p, sm, w = i[nz], p[nz], sm[nz], w[nz]
-                    add_rows(out, p, w[:, None] * out[pos[cr[i] * S + sm]])
+            if level and level in self.node_edges:  # the nodes are of lower levels
+                _, cr, ws, wr = self.node_edges[level]
+                for m, parents, first in self.node_rows[level]:
+                    for i, p in _chunks(band, parents):
+                        sm, e = band.sm[p], first[i]
+                        acc = self._edges(e, sm, cr, ws, wr, out, pos)
+                        for j in range(1, m):
+                            acc += self._edges(e + j, sm, cr, ws, wr, out, pos)
+                        out[p] += acc
             for k, (nr, orr) in enumerate(self.max_edges.get(level, ())):
                 i, p = band.expand(nr)
                 v = out[pos[orr[i] * S + band.sm[p]]]
