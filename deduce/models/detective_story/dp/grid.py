@@ -81,6 +81,8 @@ def compose(v, leaf: Lin):
     """
     if type(v) is int:
         return max(leaf.c, v + leaf.a)
+    if v is IDENT and leaf.c >= leaf.a:  # every traced leaf from a probe: itself (no copy)
+        return leaf
     return Lin(v.a + leaf.a, max(leaf.c, v.c + leaf.a))
 
 
