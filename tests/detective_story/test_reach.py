@@ -136,12 +136,17 @@ def test_a_late_turn_is_valued_on_the_luck_columns_it_needs(tiny, monkeypatch):
         return band, vals
 
     monkeypatch.setattr(sweep_module, "_backward", spy)
+    seen = []
+    widths_of = sweep_module._widths
+    monkeypatch.setattr(sweep_module, "_widths", lambda *a: seen.append(widths_of(*a)) or seen[-1])
     cf = fresh(tiny, turn=9, villain="c201", sm=1, luck=2, clue_found=True)
     reach, dense = Solver(cf.ctx), dense_solver(cf.ctx)
     reach.prepare(cf.case)
     dense.prepare(cf.case)
     # turn 12 reads only whether a re-roll can be paid; each earlier turn more Luck
     assert widths[12] == 2 and widths[12] <= widths[11] <= widths[10] <= widths[9] <= L
+    # turn 12's Encounter phases read values equal at every Luck: one column
+    assert seen[0] == (1, 2) and all(e < w for e, w in seen if w < L)
     for (t, k), v in reach.memo.start.items():  # kept at every Luck, equal to the dense
         v, w = np.asarray(v), dense.memo.start[(t, k)]
         ok = ~np.isnan(v)

@@ -28,12 +28,12 @@ monotone) and the re-roll (Luck 1 or more, one Luck less after it); no weight re
 So if next turn's start values are equal from Luck ``b`` on, an Encounter phase's are from
 the lowest Luck each of its moves takes to ``b`` or above (``compact.luck_saturation``),
 the Action rows' likewise from those, an Action's value from one Luck higher; after turn
-12 every value is 0 (equal from Luck 0). A turn's arrays hold Luck 0 to that bound only
-(``_width``: turn 12 two columns, turn 11 about ten, earlier turns all L on the shipped
-data); next turn's values are put on this turn's columns before they are read
-(``_luck_columns``: the last one repeated, or the columns above dropped), and the memo
-gets every Luck (``_every_luck``). The values are the same numbers as on L columns (the same sums of the
-same terms), bit for bit.
+12 every value is 0 (equal from Luck 0). A turn's Encounter phases are valued on Luck 0
+to their bound only, its other arrays to the turn's (``_widths``: on the shipped data the
+Encounter phases of turns 12, 11 and 10 on 1, 5 and 14 columns, the turns on 2, 11 and
+17); values are put on the columns of what reads them (``_luck_columns``: the last one
+repeated, or the columns above dropped), and the memo gets every Luck (``_every_luck``).
+The values are the same numbers as on L columns (the same sums of the same terms).
 """
 
 from __future__ import annotations
@@ -201,14 +201,15 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     return np.where(CAN_SPEND[:keep.shape[1]], best, keep)
 
 
-def _width(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> int:
-    """The Luck columns a turn's values need (see the module docstring): next turn's start
-    values are equal from Luck ``next_width - 1`` on, so the Encounter phases' are from
-    their batches' ``saturation`` of it (from 0 if ``fallback``: the plain recursion's
-    values are not known to be), the Action rows' from theirs of that, and an Action's
-    value, with the re-roll choice reading one Luck less, from one Luck higher."""
+def _widths(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> tuple:
+    """``(Encounter phases', the turn's)``: the Luck columns a turn's values need (see the
+    module docstring). Next turn's start values are equal from Luck ``next_width - 1`` on,
+    so the Encounter phases' are from their batches' ``saturation`` of it (from 0 if
+    ``fallback``: the plain recursion's values are not known to be), the Action rows' from
+    theirs of that, and an Action's value, with the re-roll choice reading one Luck less,
+    from one Luck higher (the turn's width; the Encounter table is put on it once made)."""
     bw = L - 1 if fallback else max((c.saturation(next_width - 1) for c in cencs), default=0)
-    return min(L, max(bw, atlas.cact.saturation(bw)) + 2)
+    return min(L, bw + 1), min(L, max(bw, atlas.cact.saturation(bw)) + 2)
 
 
 def _luck_columns(vals: np.ndarray, width: int) -> np.ndarray:
@@ -266,9 +267,9 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     npos = nband.pos()
     links, keys, extra = plan.links
     cencs = atlas.cencs[T.band_for(t)]
-    width = _width(atlas, cencs, nvals.shape[1], bool(extra))
-    if nvals.shape[1] != width:  # read on this turn's columns (equal from its last on)
-        nvals = _luck_columns(nvals, width)
+    ewidth, width = _widths(atlas, cencs, nvals.shape[1], bool(extra))
+    if nvals.shape[1] != ewidth:  # read on the Encounter phases' columns
+        nvals = _luck_columns(nvals, ewidth)
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
     # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
     W, A = _band(plan, "w"), _band(plan, "act")
@@ -280,7 +281,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         dst, srows = links[b]
         ev = cenc.run(E, nvals, npos)
         i, p = W.expand(dst)
-        wvals[p] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+        wvals[p] = _luck_columns(ev[E.pos()[srows[i] * S + W.sm[p]]], width)
         if keep:
             _keep_encounters(memo, t, [k for k in keys if k[1] == b], E, ev, some)
         del ev
