@@ -55,8 +55,10 @@ Dependencies go one way, each module importing only those above it:
   ``benchmarks/story_dp.py``.
 - **Late turns on fewer Luck columns.** Nothing but moves and the re-roll reads Luck, so a
   turn's values are equal above a Luck bound worked out from next turn's and the moves
-  (``sweep``'s docstring): turn 12 is valued on Luck 0-1, turn 11 on about ten columns
-  (a fresh a001 case: turn 12's backward pass 2.5x faster, a002's peak memory 637 -> 602 MB).
+  (``sweep``'s docstring): turn 12 is valued on Luck 0-1 (its Encounter phases on one
+  column), turn 11 on 11 columns (5), turn 10's Encounter phases on 14 (a fresh a001
+  case: turn 12's backward pass about 4x faster; with the best Action made a few slots at
+  a time, a002's peak 637 -> 575 MB).
 - **Once per turn class.** An Action roll reads of the turn only its modifiers
   (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
   roll is set up once per (mode, Action, class), the phase compiled once per (mode,
@@ -65,10 +67,11 @@ Dependencies go one way, each module importing only those above it:
 
 Where the time goes from a fresh case with the reachable sweep (a001, the shipped data
 with fights and wounds: 1.6 million leaf terms, 129 million (term, cell) pairs reached of
-680 million; about 8 s of CPU on the machine measured; shares sampled with py-spy): the
-backward pass about 47% (the leaves' gathers and ``bincount`` 24%, fights 7%, the Luck
-choice 6%), tracing, compiling and charting the phases 31%, the atlas and the reach pass
-(compiling each batch into arrays, the bands) 12%; the cyclic garbage collector is off
+680 million on every Luck; about 7 s of CPU on the machine measured; shares sampled with
+py-spy): tracing, compiling and charting the phases about 42% (Python spread over many
+small functions, none above 5%), the backward pass 36% (the leaves 9%, the nodes' edges
+3%, fights 5%, the Luck choice 6%), the atlas and the reach pass (compiling each batch
+into arrays, the bands) 15%; the cyclic garbage collector is off
 during a sweep (its passes over the layout's millions of small objects cost a third
 more). Summing a row's leaves in order, rows grouped by their number of leaves, made the
 batches' arithmetic a quarter faster than a scatter-add of every (leaf, slot) pair with
@@ -77,8 +80,10 @@ Measured and not kept on the reachable sweep: merging Encounter label
 rows that read the same start modes (3% of them), solving fights in place (no faster), a
 separate Action-row array freed before the best Action (2% lower peak, but the Action
 odds' gather grew a fix-up that cost CPU), ``malloc_trim`` between turns (the peak is live
-arrays). Where
-the memory goes (a001, peak 0.36 GB): what the forward pass keeps for the backward one
+arrays), emptying the compiled phases' stores once the atlas is made (the peak moved by
+8 MB: freed small objects' memory is not returned), ``gc.freeze`` after a sweep instead of
+the collector's first pass over its objects (no difference measurable). Where
+the memory goes (a001, peak 0.33 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn
 not kept for the memo drops the layout's dictionaries once reached), then the largest
