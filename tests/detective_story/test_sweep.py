@@ -164,3 +164,66 @@ def test_the_sweep_lays_out_once_for_every_turn(tiny, monkeypatch):
     assert inst == len(pairs) < per_turn / 2  # one Encounter instance per (band, key)
     b = advise(cf.ctx, cf.case, solver=Solver(cf.ctx, batched=False))
     assert a.p_win == pytest.approx(b.p_win, abs=1e-12)
+
+
+# -- a phase traced once per values of the fields it reads
+def test_a_probe_notes_the_fields_read_and_written():
+    from deduce.models.detective_story.dp import trace as TR
+    from deduce.models.detective_story.state import Case
+
+    case = Case(turn=3, sm=0, luck=0, villain="c201")
+    seen = {}
+
+    def phase(w, c):
+        seen["villain"] = c.villain
+        c = c._replace(motive=1)
+        seen["over"] = c.over  # reads the outcome
+        w.finish(None, c)
+
+    expr, fields = TR.Tracer().trace_fields(phase, case)
+    index = {f: i for i, f in enumerate(Case._fields)}
+    # and SM and Luck, which every leaf reads (the same symbolic values in every probe)
+    assert fields == tuple(sorted(index[f] for f in ("villain", "motive", "outcome", "sm",
+                                                     "luck")))
+    assert seen == {"villain": "c201", "over": False}
+    assert [type(n) for _, n in expr] == [TR.Leaf] and expr[0][1].over == ((index["motive"], 1),)
+    assert type(case.villain) is str and case.villain == "c201"  # outside a trace: plain
+
+
+def test_every_phase_traced_once_per_shape_equals_its_own_trace(tiny, monkeypatch):
+    """Each Encounter phase, event line and Rest a solve reuses is the expression a trace
+    from its own start gives (the same leaves, weights and decision nodes)."""
+    from deduce.models.detective_story.dp import phases as PH
+
+    traced = PH.Phases._traced
+    checked = []
+
+    def both(self, kind, phase, start, refs=False):
+        expr = traced(self, kind, phase, start, refs)
+        assert _shape(expr) == _shape(self.tracer.trace(phase, start, refs)), kind
+        checked.append(kind)
+        return expr
+
+    monkeypatch.setattr(PH.Phases, "_traced", both)
+    cf = fresh(tiny, turn=6, villain=None, sm=1, luck=2)
+    solver = Solver(cf.ctx)
+    advise(cf.ctx, cf.case, solver=solver)
+    shapes = sum(len(v) for d in solver.phases.shapes.values() for v in d.values())
+    assert shapes < len(checked)  # some were reused, and each reuse was checked
+
+
+def _shape(expr) -> tuple:
+    from deduce.models.detective_story.dp import trace as TR
+
+    out = []
+    for w, node in expr:
+        w = w.tobytes() if isinstance(w, np.ndarray) else w
+        if type(node) is TR.Leaf:
+            out.append((w, node))
+        elif type(node) is TR.MaxNode:
+            out.append((w, "max", tuple(_shape(o) for o in node.options)))
+        elif type(node) is TR.CombatNode:
+            out.append((w, node.setup, tuple((t, _shape(s)) for t, s in node.terms)))
+        else:
+            out.append((w, node))
+    return tuple(out)

@@ -34,21 +34,38 @@ class Phases:
         self.encounters: dict = {}  # (key, band, waited) -> Lump (event lines as ``Ref``)
         self.lines: dict = {}  # (key, line) -> Lump
         self.parts: dict = {}  # (key, action, turn class) -> ``action_parts``
+        self.shapes: dict = {}  # ``_traced``: kind -> {fields: {their values: Expr}}
 
-    def _compiled(self, memo: dict, k, key: Case, t: int, phase, refs: bool = False) -> Lump:
-        """``phase(w, case)`` from ``probe(key, t)``, traced and compiled once per ``k`` in
-        ``memo``."""
+    def _compiled(self, memo: dict, k, key: Case, t: int, phase, kind: tuple,
+                  refs: bool = False) -> Lump:
+        """``phase(w, case)`` from ``probe(key, t)``, compiled once per ``k`` in ``memo``
+        (traced once per ``kind`` and values of the fields it reads: ``_traced``)."""
         lump = memo.get(k)
         if lump is None:
             start = probe(key, t)
-            lump = memo[k] = self.compiler.compile(self.tracer.trace(phase, start, refs=refs),
+            lump = memo[k] = self.compiler.compile(self._traced(kind, phase, start, refs),
                                                    start)
         return lump
+
+    def _traced(self, kind: tuple, phase, start: Case, refs: bool = False):
+        """The expression of ``phase`` (``kind`` names it: a phase and what its closure
+        holds) from ``start``, traced only if no start of the same kind that agreed with
+        this one on every field its trace read or wrote was traced before
+        (``Tracer.trace_fields``): most modes differ only in fields a phase never reads (a
+        fresh a001 solve: 97-99% of the Encounter phases, event lines and Rests)."""
+        shapes = self.shapes.setdefault(kind, {})
+        for fields, exprs in shapes.items():
+            expr = exprs.get(tuple([start[i] for i in fields]))
+            if expr is not None:
+                return expr
+        expr, fields = self.tracer.trace_fields(phase, start, refs)
+        shapes.setdefault(fields, {})[tuple([start[i] for i in fields])] = expr
+        return expr
 
     def rest(self, key: Case, action: str) -> Lump:
         """Rest (no table): the healing rolls, up to the Encounter phase."""
         return self._compiled(self.rests, (key, action), key, 0, lambda w, c: E.take_action(
-            w, self.ctx, c, action, E.AFTER_ACTION[False]))
+            w, self.ctx, c, action, E.AFTER_ACTION[False]), ("rest", action))
 
     def action_parts(self, t: int, key: Case, action: str) -> tuple:
         """``engine.action_roll`` of ``action`` at turn ``t`` from ``key`` (symbolic SM/Luck):
@@ -80,10 +97,11 @@ class Phases:
     def line(self, key: Case, line: str) -> Lump:
         """An event ``line`` read at the start of the Encounter phase, to the turn's end."""
         return self._compiled(self.lines, (key, line), key, 0, lambda w, c: E.line_event(
-            w, self.ctx, c, line, E.AFTER_TURN))
+            w, self.ctx, c, line, E.AFTER_TURN), ("line", line))
 
     def encounter(self, key: Case, t: int, waited: bool) -> Lump:
         """The Encounter phase of turn ``t``'s band from ``key`` (event lines as ``Ref``)."""
-        return self._compiled(self.encounters, (key, T.band_for(t), waited), key, t,
+        band = T.band_for(t)
+        return self._compiled(self.encounters, (key, band, waited), key, t,
                               lambda w, c: E.encounter(w, self.ctx, c, waited, E.AFTER_TURN),
-                              refs=True)
+                              ("encounter", band, waited), refs=True)

@@ -64,6 +64,38 @@ PLAIN_FIELDS = tuple(i for i, f in enumerate(Case._fields) if f not in ("sm", "l
 _SM, _LUCK = Case._fields.index("sm"), Case._fields.index("luck")
 
 
+#: the fields read or written in the traces being recorded (``Tracer.trace_fields``), one
+#: set of field indices per trace, innermost last
+_SEEN: list = []
+_INDEX = {f: i for i, f in enumerate(Case._fields)}
+
+
+class Probe(Case):
+    """A ``Case`` that notes, while ``Tracer.trace_fields`` records, each field the engine
+    reads (``case.villain``) and each it writes (``case._replace(villain=...)``); the cases
+    made from it by ``_replace`` are ``Probe`` too. Index access (``case[i]``, what the
+    tracer's own leaf diff uses) is not noted."""
+
+    __slots__ = ()
+
+    def _replace(self, /, **changes):
+        if _SEEN:
+            _SEEN[-1].update(_INDEX[f] for f in changes)
+        return Case._replace(self, **changes)
+
+
+def _noted(i: int) -> property:
+    def read(self):
+        if _SEEN:
+            _SEEN[-1].add(i)
+        return tuple.__getitem__(self, i)
+    return property(read)
+
+
+for _i, _f in enumerate(Case._fields):
+    setattr(Probe, _f, _noted(_i))
+
+
 def end_case(start: Case, leaf: Leaf) -> Case:
     """The case ``leaf`` ends at, for a trace from ``start`` (SM and Luck composed)."""
     vals = list(start)
@@ -101,6 +133,19 @@ class Tracer:
             return tuple(self._terms)
         finally:
             self._terms, self._w, self._probe, self.refs = saved
+
+    def trace_fields(self, f, start: Case, refs: bool = False) -> tuple:
+        """``(trace(f, start, refs), fields)``: ``fields`` the indices of the fields of
+        ``start`` the trace read or wrote, sorted. The engine is a function of what it
+        reads, so a start that agrees with ``start`` on those fields gives the same
+        expression (the same branches and weights; each leaf the same changed fields, as
+        the written fields' start values agree too)."""
+        _SEEN.append(set())
+        try:
+            expr = self.trace(f, Probe._make(start), refs)
+        finally:
+            seen = _SEEN.pop()
+        return expr, tuple(sorted(seen))
 
     def run(self, f, start: Case) -> list[tuple[float, Case]]:
         """``[(p, end case), ...]`` of ``f(tracer, start, k)`` (no decisions inside: else
