@@ -191,8 +191,9 @@ def test_a_probe_notes_the_fields_read_and_written():
 
 
 def test_every_phase_traced_once_per_shape_equals_its_own_trace(tiny, monkeypatch):
-    """Each Encounter phase, event line and Rest a solve reuses is the expression a trace
-    from its own start gives (the same leaves, weights and decision nodes)."""
+    """Each Action row, Encounter phase, event line and Rest a solve reuses is the
+    expression a trace from its own start gives (the same leaves, weights and decision
+    nodes)."""
     from deduce.models.detective_story.dp import phases as PH
 
     traced = PH.Phases._traced

@@ -187,9 +187,9 @@ class Chart:
         if a not in T.ACTION_TABLES:  # Rest
             lumps = (phases.rest(key, a),)
         else:
-            cleared, _, with_sm, table, k_row = phases.action_parts(t, key, a)
+            _, _, with_sm, table, _ = phases.action_parts(t, key, a)
             outcomes = outcomes_of(table)
-            lumps = phases.action_rows(key, a, cleared, k_row, outcomes).values()
+            lumps = phases.action_rows(t, key, a).values()
             if "bonus" in outcomes:
                 self._bonus[aid] = (table, with_sm, recursion.carried_bound(key, a))
         return dict.fromkeys(self.w(tg.key, tg.flags) for lump in lumps
@@ -280,9 +280,8 @@ class Atlas:
                 if a not in T.ACTION_TABLES:
                     self.spec[aid] = act.add(phases.rest(key, a), after)
                     continue
-                cleared, _, _, table, k_row = phases.action_parts(c.t, key, a)
-                outcomes = outcomes_of(table)
-                lumps = phases.action_rows(key, a, cleared, k_row, outcomes)
+                outcomes = outcomes_of(phases.action_parts(c.t, key, a)[3])
+                lumps = phases.action_rows(c.t, key, a)
                 self.spec[aid] = (outcomes, {o: act.add(lump, after) for o, lump in lumps.items()})
         self.qrow: dict = {}  # acts id -> its first Q row
         n = 0

@@ -208,9 +208,9 @@ def lay_out(recursion, turn: Turn, nxt: Turn | None, seen: dict) -> None:
             for tg in lump_targets(lump, seen):
                 turn.w_row(recursion, tg.key, tg.flags)
             continue
-        cleared, mod, with_sm, table, k_row = phases.action_parts(t, key, a)
+        _, mod, with_sm, table, _ = phases.action_parts(t, key, a)
         outcomes = outcomes_of(table)
-        lumps = phases.action_rows(key, a, cleared, k_row, outcomes)
+        lumps = phases.action_rows(t, key, a)
         n_bonus, grown = 1, ()
         if "bonus" in outcomes:
             n_bonus = max(need, min(t, recursion.carried_bound(key, a)))

@@ -253,9 +253,9 @@ class Recursion:
     def _action(self, t: int, key: Case, action: str, n_bonus: int):
         if action not in T.ACTION_TABLES:  # Rest: the healing rolls, then the Encounter phase
             return self.compiler.evaluate(self.phases.rest(key, action), self._after_action(t))
-        cleared, mod, with_sm, table, k_row = self.phases.action_parts(t, key, action)
+        _, mod, with_sm, table, _ = self.phases.action_parts(t, key, action)
         outcomes = outcomes_of(table)
-        lumps = self.phases.action_rows(key, action, cleared, k_row, outcomes)
+        lumps = self.phases.action_rows(t, key, action)
         if "bonus" not in outcomes:
             n_bonus = 1
         probs = self.odds.bonus_probs(table, mod, with_sm, n_bonus)

@@ -96,6 +96,17 @@ for _i, _f in enumerate(Case._fields):
     setattr(Probe, _f, _noted(_i))
 
 
+def noting_fields(f, start: Case) -> tuple:
+    """``(f(probe), fields)`` for ``probe`` the ``Probe`` of ``start``: ``fields`` the
+    indices of the fields of ``start`` that ``f`` read or wrote, sorted."""
+    _SEEN.append(set())
+    try:
+        out = f(Probe._make(start))
+    finally:
+        seen = _SEEN.pop()
+    return out, tuple(sorted(seen))
+
+
 def end_case(start: Case, leaf: Leaf) -> Case:
     """The case ``leaf`` ends at, for a trace from ``start`` (SM and Luck composed)."""
     vals = list(start)
@@ -136,16 +147,11 @@ class Tracer:
 
     def trace_fields(self, f, start: Case, refs: bool = False) -> tuple:
         """``(trace(f, start, refs), fields)``: ``fields`` the indices of the fields of
-        ``start`` the trace read or wrote, sorted. The engine is a function of what it
-        reads, so a start that agrees with ``start`` on those fields gives the same
-        expression (the same branches and weights; each leaf the same changed fields, as
-        the written fields' start values agree too)."""
-        _SEEN.append(set())
-        try:
-            expr = self.trace(f, Probe._make(start), refs)
-        finally:
-            seen = _SEEN.pop()
-        return expr, tuple(sorted(seen))
+        ``start`` the trace read or wrote, sorted (``noting_fields``). The engine is a
+        function of what it reads, so a start that agrees with ``start`` on those fields
+        gives the same expression (the same branches and weights; each leaf the same
+        changed fields, as the written fields' start values agree too)."""
+        return noting_fields(lambda case: self.trace(f, case, refs), start)
 
     def run(self, f, start: Case) -> list[tuple[float, Case]]:
         """``[(p, end case), ...]`` of ``f(tracer, start, k)`` (no decisions inside: else
