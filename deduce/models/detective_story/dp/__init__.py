@@ -30,6 +30,12 @@ Dependencies go one way, each module importing only those above it:
   traced where they are read (``trace`` says why). Compiling merges the end leaves,
   resolved to the memo key they lead to, into index/weight arrays (equal decision nodes
   are one object, valued once).
+- **Traced once per shape.** Most modes differ only in fields a phase never reads (a
+  Watson wounded or not, a Villain's meetings), so a trace is kept with the fields of the
+  case it read or wrote (``trace.Probe``) and serves every mode that agrees on them
+  (``phases.Phases._traced``; an Action's rows also on what their roll read): a fresh
+  a001 solve traces 2,901 of its 20,488 phases (a002 4,090 of 41,119); compiling, which
+  resolves the leaves to each mode's memo keys, stays per mode.
 - **Last turn's flags are an array axis.** The bonus (+1 rows, cumulative), the trap and
   Investigate allowed only change next turn's Action; the Encounter phase is valued for a
   tuple of flag *labels* at once (shape ``(labels, S*L)``), and an Action with a +1 row
@@ -67,11 +73,11 @@ Dependencies go one way, each module importing only those above it:
 
 Where the time goes from a fresh case with the reachable sweep (a001, the shipped data
 with fights and wounds: 1.6 million leaf terms, 129 million (term, cell) pairs reached of
-680 million on every Luck; about 7 s of CPU on the machine measured; shares sampled with
-py-spy): tracing, compiling and charting the phases about 42% (Python spread over many
-small functions, none above 5%), the backward pass 36% (the leaves 9%, the nodes' edges
-3%, fights 5%, the Luck choice 6%), the atlas and the reach pass (compiling each batch
-into arrays, the bands) 15%; the cyclic garbage collector is off
+680 million on every Luck; about 6 s of CPU on the machine measured; shares sampled with
+py-spy): the backward pass about 46% (the leaves 12%, the nodes' edges 3%, fights 6%, the
+Luck choice 7%), charting the modes and compiling the phases 30% (Python spread over many
+small functions, none above 4%; tracing 5%), the atlas and the reach pass (compiling each
+batch into arrays, the bands) 14%; the cyclic garbage collector is off
 during a sweep (its passes over the layout's millions of small objects cost a third
 more). Summing a row's leaves in order, rows grouped by their number of leaves, made the
 batches' arithmetic a quarter faster than a scatter-add of every (leaf, slot) pair with

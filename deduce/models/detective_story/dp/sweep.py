@@ -90,6 +90,7 @@ class Sweep:
         report = report or (lambda message: None)
         plot = Chart(recursion)
         charts, _ = plot.run(roots_v, roots_w, t0, report)
+        recursion.phases.shapes.clear()  # every phase the sweep reads is compiled now
         atlas = Atlas(plot, charts, Shared(Buffers(), recursion.compiler.moves))
         sms = ([(lo, lo) for lo in (np.asarray(cells) // L).tolist()] if cells is not None
                else [(0, S - 1)] * (len(roots_v) + len(roots_w)))
