@@ -55,7 +55,8 @@ def test_band_lays_out_slots_row_by_row():
     b.grow(np.array([0, 2, 0]), np.array([4, 1, 2]), np.array([5, 1, 3]))
     b.lay_out()
     assert (b.lo.tolist(), b.hi.tolist()) == ([2, S, 1], [5, -1, 1])
-    assert b.n == 5 and b.row.tolist() == [0, 0, 0, 0, 2] and b.sm.tolist() == [2, 3, 4, 5, 1]
+    assert b.n == 5 and b.start.tolist() == [0, 4, 4, 5] and b.sm.tolist() == [2, 3, 4, 5, 1]
+    assert b.sm.dtype == np.int8
     i, p = b.expand(np.array([2, 0, 1]))
     assert i.tolist() == [0, 1, 1, 1, 1] and p.tolist() == [4, 0, 1, 2, 3]
     pos = b.pos()

@@ -75,20 +75,24 @@ class Band:
 
     # -- the compact layout
     def lay_out(self) -> None:
-        """Fix the intervals and number the slots (``n``, ``start``, ``sm``, ``row``)."""
+        """Fix the intervals and number the slots (``n``, ``start``, ``sm``: each slot's SM,
+        int8)."""
         cnt = np.maximum(self.hi - self.lo + 1, 0)
         self.start = np.r_[0, np.cumsum(cnt)]
         self.n = int(self.start[-1])
-        self.row = np.repeat(np.arange(self.rows), cnt)
-        self.sm = np.arange(self.n) - np.repeat(self.start[:-1] - self.lo, cnt)
+        self.sm = (np.arange(self.n) - np.repeat(self.start[:-1] - self.lo, cnt)).astype(np.int8)
         self._pos = None
         self._laid = True
+
+    def _flat(self) -> np.ndarray:
+        """Per slot its row * S + SM (made when asked: most bands never need it)."""
+        return np.repeat(np.arange(self.rows), np.diff(self.start)) * S + self.sm
 
     def pos(self) -> np.ndarray:
         """Per (row * S + SM): its slot, or -1 (int32)."""
         if self._pos is None:
             self._pos = np.full(self.rows * S, -1, dtype=np.int32)
-            self._pos[self.row * S + self.sm] = np.arange(self.n, dtype=np.int32)
+            self._pos[self._flat()] = np.arange(self.n, dtype=np.int32)
         return self._pos
 
     def count(self, rows: np.ndarray) -> np.ndarray:
@@ -106,5 +110,5 @@ class Band:
     def dense(self, vals: np.ndarray) -> np.ndarray:
         """The compact ``vals`` (slots, L) as a (rows, S*L) table, NaN outside the bands."""
         out = np.full((self.rows * S, L), np.nan)
-        out[self.row * S + self.sm] = vals
+        out[self._flat()] = vals
         return out.reshape(self.rows, SL)

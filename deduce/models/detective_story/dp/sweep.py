@@ -285,8 +285,8 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         wvals[p] = _luck_columns(ev[E.pos()[srows[i] * S + W.sm[p]]], width)
         if keep:
             _keep_encounters(memo, t, [k for k in keys if k[1] == b], E, ev, some)
-        del ev
-    del nvals
+        del ev, E
+    del nvals, npos, nband
     for row, key, flags in extra:
         a, b = W.start[row], W.start[row + 1]
         if b > a:
@@ -308,6 +308,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         qvals[p[a:a + Q_SLOTS]] = qv
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
+    del apos, A  # the best Action reads the Encounter rows and the Action values only
     if keep:
         tab = _Table.of(Q, _every_luck(qvals))
         names = atlas.chart.acts.names
@@ -328,7 +329,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         ov[s] = _best_other(i[s], sm[s], which, rows, wvals, wpos, qvals, qpos)
     ov[empty[i]] = 0.0
     # what the best Action read, freed before the start rows' values are made
-    del both, av, wvals, W, A, wpos, apos
+    del both, av, wvals, W, wpos
     opos = O.pos()
     V = _band(plan, "v")
     orow, bq = atlas.orow, atlas.bq
