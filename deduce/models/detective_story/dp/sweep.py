@@ -282,7 +282,9 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         dst, srows = links[b]
         ev = cenc.run(E, nvals, npos)
         i, p = W.expand(dst)
-        wvals[p] = _luck_columns(ev[E.pos()[srows[i] * S + W.sm[p]]], width)
+        wvals[p, :ewidth] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+        if ewidth < width:  # on the turn's columns: the last one repeated
+            wvals[p, ewidth:] = wvals[p, ewidth - 1:ewidth]
         if keep:
             _keep_encounters(memo, t, [k for k in keys if k[1] == b], E, ev, some)
         del ev, E
