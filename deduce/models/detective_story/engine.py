@@ -17,7 +17,10 @@ The world interface is the ``World`` protocol below: one method per kind of node
 
 SM and Luck are only changed through ``add_sm``/``add_luck`` and only read through the world,
 so the tracer can run a case whose SM and Luck are symbolic (``advice.Lin``) and the advisor
-gets the answer for every SM and Luck at once.
+gets the answer for every SM and Luck at once. A case's fields are read by name only
+(``case.villain``, never ``case[i]``, unpacking or iteration) and changed through
+``_replace``: the advisor traces a phase once for every mode that agrees on the fields it
+read or wrote (``dp.trace.Probe`` notes them).
 
 A turn: ``take_action`` (its continuation ``AFTER_ACTION[waited]``) then ``encounter`` (its
 continuation ``AFTER_TURN``) then ``end_turn``.

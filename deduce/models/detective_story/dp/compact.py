@@ -90,7 +90,7 @@ class CompactBatch:
         self.luck_kept = (self.move_luck == np.arange(L)).all(axis=1)  # per move id
         self._maps: dict = {}  # ``_luck_map``
         rows, srcs, moves, wts, vec = batch.leaf_terms()
-        order = np.argsort(rows, kind="stable")  # by out row: a chunk adds to a window
+        order = np.argsort(rows, kind="stable")  # by out row: a row's leaves consecutive
         self.terms = (rows[order].astype(INDEX), srcs[order].astype(INDEX),
                       moves[order].astype(INDEX), wts[order], vec[order].astype(INDEX))
         self.luck_moves = self.move_luck[np.unique(moves)]  # ``saturation``
@@ -208,7 +208,7 @@ class CompactBatch:
         """Leaf terms ``t`` at SM ``sm`` (one slot each): weight times the source's values
         where the move leads ((slots, width); a weight of 0 reads any source row: the
         leaf's is not reached there, and its values are finite)."""
-        rows, srcs, moves, wts, vec = self.terms
+        _, srcs, moves, wts, vec = self.terms
         w = wts[t] * self.wv[vec[t], sm]
         m = moves[t]
         at = src_pos[srcs[t] * S + self.move_sm[m, sm]]

@@ -74,7 +74,8 @@ class Probe(Case):
     """A ``Case`` that notes, while ``Tracer.trace_fields`` records, each field the engine
     reads (``case.villain``) and each it writes (``case._replace(villain=...)``); the cases
     made from it by ``_replace`` are ``Probe`` too. Index access (``case[i]``, what the
-    tracer's own leaf diff uses) is not noted."""
+    tracer's own leaf diff uses) and iteration are not noted: the engine reads fields by
+    name only (its module docstring)."""
 
     __slots__ = ()
 
@@ -104,6 +105,8 @@ def noting_fields(f, start: Case) -> tuple:
         out = f(Probe._make(start))
     finally:
         seen = _SEEN.pop()
+        if _SEEN:  # a recording inside another: what it saw, the outer one saw too
+            _SEEN[-1].update(seen)
     return out, tuple(sorted(seen))
 
 
