@@ -64,7 +64,7 @@ Dependencies go one way, each module importing only those above it:
   (``sweep``'s docstring): turn 12 is valued on Luck 0-1 (its Encounter phases on one
   column), turn 11 on 11 columns (5), turn 10's Encounter phases on 14 (a fresh a001
   case: turn 12's backward pass about 4x faster; with the best Action made a few slots at
-  a time, a002's peak 637 -> 575 MB).
+  a time and the bands' SM as int8, a002's peak 637 -> 549-562 MB).
 - **Once per turn class.** An Action roll reads of the turn only its modifiers
   (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
   roll is set up once per (mode, Action, class), the phase compiled once per (mode,
@@ -89,12 +89,12 @@ odds' gather grew a fix-up that cost CPU), ``malloc_trim`` between turns (the pe
 arrays), emptying the compiled phases' stores once the atlas is made (the peak moved by
 8 MB: freed small objects' memory is not returned), ``gc.freeze`` after a sweep instead of
 the collector's first pass over its objects (no difference measurable). Where
-the memory goes (a001, peak 0.33 GB): what the forward pass keeps for the backward one
+the memory goes (a001, peak 0.30 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
-bands, the traced and compiled phases: about 0.2 GB over the interpreter's 50 MB; a turn
-not kept for the memo drops the layout's dictionaries once reached), then the largest
-turn's working arrays (its Encounter and Action values in one array, each freed once
-read: about 0.15 GB). A fixed ``malloc`` mmap threshold would return about 45 MB more to the system but
+bands, the compiled phases: about 0.15 GB over the interpreter's 40 MB; a turn not kept
+for the memo drops the layout's dictionaries once reached), then the largest turn's
+working arrays (its Encounter and Action values in one array, each freed once read: about
+0.1 GB). A fixed ``malloc`` mmap threshold would return about 45 MB more to the system but
 costs a third more CPU (page faults on every new array). On the dense sweep a first
 touch of new memory costs as much as the arithmetic on the machine measured
 (``batch.Buffers``). Measured and not worth it on the dense sweep:
