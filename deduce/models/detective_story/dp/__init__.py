@@ -24,15 +24,16 @@ Dependencies go one way, each module importing only those above it:
   are symbolic (``Lin``: "max(c, x + a)" of the SM/Luck ``x`` the phase started with), and
   every value is a flat numpy array over (SM 0..``SM_CAP``, Luck 0..``LUCK_CAP``).
 - **Phases compiled once, evaluated per turn.** Events never read the turn, so each phase
-  is traced once per *mode* (the case without turn, SM, Luck and last turn's flags) into
-  an expression: weighted end-of-phase leaves (weights may depend on SM), with decisions
-  kept as nodes (option 3's start, a fight's plan). Events read at the end of a phase are
-  traced where they are read (``trace`` says why). Compiling merges the end leaves,
-  resolved to the memo key they lead to, into index/weight arrays (equal decision nodes
-  are one object, valued once).
-- **Traced once per shape.** Most modes differ only in fields a phase never reads (a
-  Watson wounded or not, a Villain's meetings), so a trace is kept with the fields of the
-  case it read or wrote (``trace.Probe``) and serves every mode that agrees on them
+  is compiled once per *mode* (the case without turn, SM, Luck and last turn's flags) from
+  an expression (traced once per shape, below): weighted end-of-phase leaves (weights
+  may depend on SM), with decisions kept as nodes (option 3's start, a fight's plan).
+  Events read at the end of a phase are traced where they are read (``trace`` says why).
+  Compiling merges the end leaves, resolved to the memo key they lead to, into
+  index/weight arrays (equal decision nodes are one object, valued once).
+- **Traced once per shape.** Most modes differ only in fields a phase never reads (of a
+  fresh a001 solve's traces, 1% read the closed Seek Information channels, 19% who has
+  left the case, 35% the meetings with the Villain), so a trace is kept with the fields of
+  the case it read or wrote (``trace.Probe``) and serves every mode that agrees on them
   (``phases.Phases._traced``; an Action's rows also on what their roll read): a fresh
   a001 solve traces 2,901 of its 20,488 phases (a002 4,090 of 41,119); compiling, which
   resolves the leaves to each mode's memo keys, stays per mode.
@@ -51,8 +52,7 @@ Dependencies go one way, each module importing only those above it:
   can be reached at (``cells.Band``: moves are monotone in SM, weights over SM that are 0
   cut the interval), then values the turns backward on compact (slots, Luck) arrays:
   a row's leaves summed in order (rows grouped by their number of leaves), fights solved
-  for the reached slots only, one turn's
-  arrays alive at a time. Memo entries keep the reached cells only (``memo.Rows``: per
+  for the reached slots only, one turn's arrays alive at a time. Memo entries keep the reached cells only (``memo.Rows``: per
   row its SM interval, views of the turn's compact arrays: a fresh a001 case's whole memo
   is 45 million values, 0.36 GB, where full (S*L) rows would be 1 GB); the solver reads
   them a cell at a time (``memo.cell``), and the plain recursion (``Recursion.fallback``)
