@@ -280,7 +280,8 @@ class Atlas:
                 if a not in T.ACTION_TABLES:
                     self.spec[aid] = act.add(phases.rest(key, a), after)
                     continue
-                outcomes = outcomes_of(phases.action_parts(c.t, key, a)[3])
+                _, _, _, table, _ = phases.action_parts(c.t, key, a)
+                outcomes = outcomes_of(table)
                 lumps = phases.action_rows(c.t, key, a)
                 self.spec[aid] = (outcomes, {o: act.add(lump, after) for o, lump in lumps.items()})
         self.qrow: dict = {}  # acts id -> its first Q row
