@@ -19,6 +19,8 @@ Contract:
   time (written as they come: no copy of the whole entry is held).
 - Writes are atomic (temp file in the same folder, then `os.replace`), and after each
   write the folder is pruned to `max_bytes` (default `DEFAULT_MAX_BYTES`), oldest first.
+  An entry larger than `max_bytes` on its own is not kept: its temp file is removed,
+  nothing is pruned, and `TooLarge` (its size) is raised.
 - A corrupt, truncated, foreign or other-version file is ignored with a warning on
   stderr (`read_entry` returns None); it is never trusted and never stops the command.
 """
@@ -81,6 +83,14 @@ class CorruptEntry(ValueError):
     """An array of an entry read later is missing or damaged (the message says which)."""
 
 
+class TooLarge(Exception):
+    """An entry written was larger than the folder's bound on its own (not kept)."""
+
+    def __init__(self, size: int, max_bytes: int):
+        super().__init__(f"the entry ({size} bytes) is larger than the bound ({max_bytes})")
+        self.size, self.max_bytes = size, max_bytes
+
+
 def _write_member(archive, name: str, array) -> None:
     """One array into the open zip ``archive`` as ``name.npy`` (as ``np.savez`` does)."""
     import numpy as np
@@ -92,9 +102,10 @@ def _write_member(archive, name: str, array) -> None:
 def write_entry(key: str, kind: str, meta: dict, arrays,
                 directory: Path | None = None,
                 max_bytes: int = DEFAULT_MAX_BYTES) -> Path:
-    """Write one entry atomically, then prune the folder to `max_bytes`. ``arrays``: a
-    mapping of names to arrays, or (name, array) pairs (each written, checksummed and
-    dropped before the next is made)."""
+    """Write one entry atomically, then prune the folder to `max_bytes` (``TooLarge``,
+    nothing kept or pruned, if the entry alone is larger). ``arrays``: a mapping of names
+    to arrays, or (name, array) pairs (each written, checksummed and dropped before the
+    next is made)."""
     import tempfile
 
     import numpy as np
@@ -118,6 +129,9 @@ def write_entry(key: str, kind: str, meta: dict, arrays,
                       "meta": meta, "checksums": sums}
             _write_member(archive, HEADER_ARRAY, np.frombuffer(
                 json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8))
+        size = os.path.getsize(temp_name)
+        if size > max_bytes:
+            raise TooLarge(size, max_bytes)
         os.replace(temp_name, target)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)

@@ -3,6 +3,7 @@
 import os
 
 import numpy as np
+import pytest
 
 from deduce.core import cache
 
@@ -52,3 +53,12 @@ def test_oldest_dropped_first_and_clear(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.npz", "d.npz"]
     assert cache.clear(tmp_path) == 2
     assert cache.list_entries(tmp_path) == []
+
+
+def test_an_entry_larger_than_the_bound_alone_is_not_kept_and_prunes_nothing(tmp_path):
+    small = cache.write_entry("a", "demo", {}, {"v": np.zeros(10)}, tmp_path)
+    with pytest.raises(cache.TooLarge) as caught:
+        cache.write_entry("b", "demo", {}, {"v": np.zeros(100_000)}, tmp_path,
+                          max_bytes=500_000)
+    assert caught.value.size > 800_000 and caught.value.max_bytes == 500_000
+    assert list(tmp_path.iterdir()) == [small]  # no temp file left, nothing pruned

@@ -147,11 +147,50 @@ def test_pack_and_unpack_round_trip_any_values_and_nan_patterns(plain, pairs, ch
     finally:
         packed.CHUNK_SLOTS = old
     assert _values(arrays) == want
-    chunks = [a for n, a in arrays.items() if n.split(".")[-1].startswith("c")]
-    assert all(len(a) <= max(chunk, 3 * S) for a in chunks)  # a larger piece: on its own
+    widths = [a for n, a in arrays.items() if n.split(".")[-1].startswith("w")]
+    assert all(len(w) <= max(chunk, 3 * S) for w in widths)  # a larger piece: on its own
+    assert sum(len(a) for n, a in arrays.items() if n.split(".")[-1].startswith("c")) == sum(
+        int(w.sum(dtype=np.int64)) for w in widths)
     back = Memo()
     assert packed.unpack(back, arrays) == want
     assert stores_equal(memo, back)
+
+
+def _brute_width(row) -> int:
+    """The Luck columns a slot needs: up to the last whose bits differ from the next's."""
+    bits = [x.tobytes() for x in row]
+    return max([j + 2 for j in range(len(bits) - 1) if bits[j] != bits[j + 1]], default=1)
+
+
+@given(st.lists(st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, float("nan")]),
+                         min_size=17, max_size=17), max_size=20))
+def test_trim_keeps_each_slot_up_to_its_last_change_and_untrim_restores_the_bits(rows):
+    from deduce.models.detective_story.dp.grid import L
+
+    assert L == 17
+    block = np.array(rows, dtype=np.float64).reshape(-1, L)
+    values, widths = packed.trim(block)
+    assert widths.dtype == np.uint8 and values.dtype == np.float64
+    assert widths.tolist() == [_brute_width(r) for r in block]
+    assert len(values) == int(widths.sum(dtype=np.int64))
+    back = packed.untrim(values, widths)
+    assert back.shape == block.shape and back.tobytes() == block.tobytes()
+
+
+def test_untrim_refuses_values_and_widths_that_do_not_fit():
+    from deduce.models.detective_story.dp.grid import L
+
+    block = np.tile(np.arange(L, dtype=np.float64), (3, 1))
+    block[1, 5:] = 7.0  # this slot needs its first 6 columns
+    block[2] = 0.5  # this one a single column
+    values, widths = packed.trim(block)
+    assert widths.tolist() == [L, 6, 1] and len(values) == L + 7
+    for bad in ((values[:-1], widths), (values, widths.astype(np.int16)),
+                (values, np.array([L + 1, 5, 1], dtype=np.uint8)),
+                (values, np.array([0, L + 6, 1], dtype=np.uint8)),
+                (values.astype(np.float32), widths), (values.reshape(-1, 1), widths)):
+        with pytest.raises(ValueError):
+            packed.untrim(*bad)
 
 
 def test_unpack_refuses_a_bad_index_or_key_table_and_puts_nothing(shipped):
@@ -194,6 +233,7 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
     for bad in ({f"start.{t}.rows": rows},
                 {f"start.{t}.parts": good[f"start.{t}.parts"][:-1]},
                 {f"start.{t}.c0": good[f"start.{t}.c0"][:-1]},
+                {f"start.{t}.w0": good[f"start.{t}.w0"][:-1]},
                 with_atoms(b'{"n":"Case","a":[999999]}'),  # a field past the table
                 with_atoms(b'{"n":"Exec","v":[]}'),  # not a key type
                 with_atoms(b"[" * 100_000 + b"]" * 100_000),  # nested too deep
@@ -450,17 +490,31 @@ def test_a_case_solved_once_is_read_back_for_any_later_state(shipped, log):
 
 
 def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch, capsys):
+    from deduce.models.detective_story.dp.grid import L
+
     monkeypatch.setattr(store, "_warned", set())
     solver = A.Solver(late(shipped).ctx)
     store.prepare(solver, late(shipped).case, use_cache=False, whole=True)
     arrays = dict(packed.pack(solver.memo))
-    size = packed.packed_size(solver.memo)
-    assert size == sum(a.nbytes for n, a in arrays.items() if ".c" in n)
+    full = packed.packed_size(solver.memo)  # every slot at every Luck
+    slots = sum(len(a) for n, a in arrays.items() if ".w" in n)
+    assert full == 8 * L * slots
+    values = sum(a.nbytes for n, a in arrays.items() if ".c" in n)
+    assert full // L <= values < 0.9 * full  # trimmed: late turns' Luck columns repeat
+    other = cache.write_entry("0" * 64, store.KIND, {"game": store.GAME}, {"v": np.zeros(8)},
+                              folder)
+    for bound, packs in ((full // L - 1, 0), (values - 1, 1)):  # refused before, or once written
+        made = []
+        monkeypatch.setattr(store, "pack", lambda memo: made.append(1) or packed.pack(memo))
+        assert store.save(solver, max_bytes=bound) is None
+        assert len(made) == packs
+        assert "larger than the cache's bound" in capsys.readouterr().err
+        assert list(folder.iterdir()) == [other]  # nothing written, nothing pruned for it
+        monkeypatch.setattr(store, "_warned", set())
     size = sum(a.nbytes for a in arrays.values())
-    assert store.save(solver, max_bytes=packed.packed_size(solver.memo) - 1) is None
-    assert "larger than the cache's bound" in capsys.readouterr().err
-    assert list(folder.iterdir()) == []
-    assert store.save(solver, max_bytes=size + 100_000).parent == folder
+    path = store.save(solver, max_bytes=size + other.stat().st_size + 100_000)
+    assert path.parent == folder and path.stat().st_size < size + 100_000
+    assert sorted(folder.iterdir()) == sorted([other, path])
 
 
 def test_an_empty_memo_packs_and_unpacks_to_nothing():

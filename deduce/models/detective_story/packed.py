@@ -11,8 +11,11 @@ Contract:
   interval the sweep reached, every Luck, float64 bit for bit): per store and turn a
   piece table (``.pieces``: ndim, rows, chunk, first slot), a row table (``.rows``: first
   SM, SM count) and the values in chunks of at most ``CHUNK_SLOTS`` (SM, every Luck)
-  slots (``.c0``, ``.c1``, ...); an ``index`` (store, turn, keys, chunks, values). A cell
-  the DP did not reach costs nothing and reads back as not known.
+  slots, each slot's Luck columns up to the last that differs from the one above it
+  (``trim``: the values above repeat it; about half of a solved case's values), as one
+  flat array (``.c0``, ``.c1``, ...) and per slot its width (``.w0``, ``.w1``, ...:
+  uint8); an ``index`` (store, turn, keys, chunks, values at every Luck). A cell the DP
+  did not reach costs nothing and reads back as not known.
 - reading is lazy (``LazyStore``): the index and the part table when the entry is
   opened; a key asked is looked up in its (store, turn)'s key table by its parts' codes
   (the asked key encoded: the entry's keys are decoded only to iterate); a chunk is read
@@ -105,7 +108,7 @@ def pack(memo):
             for p in got:
                 n = p.slots
                 if held and held + n > CHUNK_SLOTS:  # this chunk is full: the next one
-                    yield f"{name}.{t}.c{chunk}", np.concatenate(blocks)
+                    yield from _chunk(f"{name}.{t}", chunk, blocks)
                     chunk, held, blocks = chunk + 1, 0, []
                 pieces.append((p.ndim, len(p), chunk, held))
                 los.append(p.lo)
@@ -113,8 +116,7 @@ def pack(memo):
                 blocks.append(np.asarray(p.values(), dtype=np.float64).reshape(n, L))
                 held += n
                 n_values += n * L
-        yield f"{name}.{t}.c{chunk}", (np.concatenate(blocks) if blocks
-                                       else np.zeros((0, L)))
+        yield from _chunk(f"{name}.{t}", chunk, blocks)
         yield f"{name}.{t}.keys", np.array(keys, dtype=np.int32).reshape(len(keys), -1)
         yield f"{name}.{t}.parts", np.array(parts, dtype=np.int16)
         yield f"{name}.{t}.pieces", np.array(pieces, dtype=np.int32).reshape(-1, 4)
@@ -125,6 +127,60 @@ def pack(memo):
              for a in atoms]  # each parsed alone, when a key needs it
     yield "atoms", np.frombuffer(b"".join(texts), dtype=np.uint8)
     yield "atoms.at", np.cumsum([0] + [len(x) for x in texts], dtype=np.int64)
+
+
+def trim(block) -> tuple:
+    """A chunk's values (slots, L) as ``(values, widths)``: per slot its Luck columns up
+    to the last one whose bits differ from the next column's (``widths``, uint8, 1 to L),
+    concatenated (float64). Bit for bit: NaN and -0.0 are kept as they are."""
+    import numpy as np
+
+    from deduce.models.detective_story.dp.grid import L
+
+    block = np.ascontiguousarray(block, dtype=np.float64).reshape(-1, L)
+    widths = _widths(block)
+    return block[np.arange(L) < widths[:, None]], widths
+
+
+def _widths(block):
+    """``trim``'s widths of a C-contiguous float64 (slots, L) block."""
+    import numpy as np
+
+    from deduce.models.detective_story.dp.grid import L
+
+    bits = block.view(np.int64)
+    differs = bits[:, :-1] != bits[:, 1:]
+    last = (L - 2) - np.argmax(differs[:, ::-1], axis=1)  # the last column that differs
+    return np.where(differs.any(axis=1), last + 2, 1).astype(np.uint8)
+
+
+def untrim(values, widths):
+    """``trim``'s inverse: the (slots, L) block, each slot's last column repeated.
+    ``ValueError`` if the two do not fit together."""
+    import numpy as np
+
+    from deduce.models.detective_story.dp.grid import L
+
+    if values.dtype != np.float64 or values.ndim != 1 or widths.dtype != np.uint8 \
+            or widths.ndim != 1 or (len(widths) and (widths.min() < 1 or widths.max() > L)):
+        raise ValueError("bad chunk")
+    w = widths.astype(np.intp)
+    ends = np.cumsum(w)
+    if (int(ends[-1]) if len(ends) else 0) != len(values):
+        raise ValueError(f"chunk of {len(values)} values for widths summing to "
+                         f"{int(ends[-1]) if len(ends) else 0}")
+    return values[(ends - w)[:, None] + np.minimum(np.arange(L), w[:, None] - 1)]
+
+
+def _chunk(prefix: str, k: int, blocks: list):
+    """Chunk ``k`` of a (store, turn) made of ``blocks`` ((slots, L) each), trimmed."""
+    import numpy as np
+
+    from deduce.models.detective_story.dp.grid import L
+
+    values, widths = trim(np.concatenate(blocks) if blocks else np.zeros((0, L)))
+    yield f"{prefix}.c{k}", values
+    yield f"{prefix}.w{k}", widths
 
 
 def _row_table(los: list, starts: list):
@@ -143,8 +199,10 @@ def _row_table(los: list, starts: list):
 
 
 def packed_size(memo) -> int:
-    """The bytes of ``pack(memo)``'s values (its key and row tables come on top: a few
-    bytes per key and per row), counted without packing."""
+    """The bytes of ``pack(memo)``'s values at every Luck, counted without packing: the
+    most its values take (``trim`` drops about half of them, so they take at least
+    ``1 / L`` of it; the key and row tables and the chunks' widths come on top: a few
+    bytes per key, row and slot)."""
     import numpy as np
 
     size = 0
@@ -371,18 +429,19 @@ class _Tables:
         self.chunks: dict = {}
 
     def piece(self, i: int):
-        """Piece ``i`` as ``memo.Rows`` (its block a read-only view of its chunk)."""
-        import numpy as np
-
-        from deduce.models.detective_story.dp.grid import L
+        """Piece ``i`` as ``memo.Rows`` (its block a read-only view of its chunk, made
+        whole again: ``untrim``)."""
         from deduce.models.detective_story.dp.memo import Rows
 
         c = self.chunk[i]
         block = self.chunks.get(c)
         if block is None:
-            block = self.source.arrays[f"{self.prefix}.c{c}"]
-            if block.dtype != np.float64 or block.ndim != 2 or block.shape[1] != L:
-                raise ValueError(f"{self.prefix}.c{c}: bad chunk")
+            arrays = self.source.arrays
+            try:
+                block = untrim(arrays[f"{self.prefix}.c{c}"], arrays[f"{self.prefix}.w{c}"])
+            except (ValueError, KeyError) as exc:
+                raise ValueError(f"{self.prefix}.c{c}: {exc}") from None
+            block.flags.writeable = False
             self.chunks[c] = block
         r0, r1 = self.row_at[i], self.row_at[i + 1]
         start = self.slot_at[r0:r1 + 1] - self.slot_at[r0]

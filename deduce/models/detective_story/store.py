@@ -107,15 +107,19 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     """Write ``solver``'s memo as its case's cache entry, the folder then pruned to
     ``max_bytes`` (the path; None, with a warning, when the folder cannot be written or
     the entry alone is larger than ``max_bytes``: the command goes on without it). The
-    entry is written a chunk at a time (``pack``): no copy of the memo is made."""
+    entry is written a chunk at a time (``pack``): no copy of the memo is made. Its size
+    is known once written (``packed.trim``): an entry that cannot fit even trimmed to
+    one Luck column a slot is refused before packing, a larger one when written (the
+    other entries are not pruned for it)."""
     folder = _folder()
     if folder is None:
         _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
         return None
-    size = packed_size(solver.memo)
-    if size > max_bytes:  # known before packing: nothing written for nothing
-        _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
-                           f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
+    from deduce.models.detective_story.dp.grid import L
+
+    size = packed_size(solver.memo)  # at every Luck: trimmed, at least 1 / L of it
+    if size // L > max_bytes:  # known before packing: nothing written for nothing
+        _too_large(size // L, max_bytes)
         return None
     import gc
 
@@ -124,6 +128,9 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     try:  # the solver's heap would cost more than the packing (they hold no cycle to free)
         return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, size // 8),
                                  pack(solver.memo), folder, max_bytes)
+    except cache.TooLarge as exc:
+        _too_large(exc.size, max_bytes)
+        return None
     except OSError as exc:
         _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
                             f"({exc.strerror or exc}): going on without it")
@@ -131,6 +138,11 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     finally:
         if collecting:
             gc.enable()
+
+
+def _too_large(size: int, max_bytes: int) -> None:
+    _warn_once("size", f"the solved case ({size / 2 ** 20:.0f} MiB) is larger than the "
+                       f"cache's bound ({max_bytes / 2 ** 20:.0f} MiB): not kept")
 
 
 def covered(solver, case, phase: str = "action", waited: bool = False) -> bool:
