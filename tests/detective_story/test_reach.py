@@ -122,9 +122,23 @@ def test_values_on_more_luck_columns_repeat_the_last_in_c_order():
     wide = sweep_module._luck_columns(vals, 4)
     assert wide.tolist() == [[0, 1, 1, 1], [2, 3, 3, 3], [4, 5, 5, 5]]
     assert wide.flags.c_contiguous  # the batches read it flat (``CompactBatch.run``)
-    full = sweep_module._every_luck(vals)
-    assert full.shape == (3, L) and full.flags.c_contiguous and (full[:, 1:] == vals[:, 1:]).all()
-    assert sweep_module._every_luck(full) is full
+
+
+def test_rows_on_fewer_luck_columns_read_the_last_one_above_them():
+    from deduce.models.detective_story.dp.memo import Rows, cell, merged
+
+    vals = np.arange(6, dtype=float).reshape(3, 2)  # row 0: SM 3-4, row 1: SM 0
+    narrow = Rows(np.array([3, 0], dtype=np.int8), np.array([0, 2, 3]), vals, 2)
+    wide = Rows(narrow.lo, narrow.start, np.take(vals, np.minimum(np.arange(L), 1), axis=1), 2)
+    assert narrow.values().shape == (3, L) and narrow.values().tobytes() == wide.values().tobytes()
+    assert np.array_equal(np.asarray(narrow), np.asarray(wide), equal_nan=True)
+    for row, sm, luck, want in ((0, 3, 0, 0.0), (0, 4, 1, 3.0), (0, 4, L - 1, 3.0),
+                                (0, 4, L + 5, 3.0), (1, 0, 9, 5.0), (1, 1, 0, None), (2, 0, 0, None)):
+        got = cell(narrow, row, sm, luck)
+        assert got == want if want is not None else np.isnan(got)
+    more = Rows(np.array([2, 0], dtype=np.int8), np.array([0, 1, 2]), np.full((2, L), 9.0), 2)
+    both = merged(narrow, more)  # the new row 0 at SM 2 beside the old SM 3-4
+    assert [cell(both, 0, sm, 7) for sm in (2, 3, 4)] == [9.0, 1.0, 3.0]
 
 
 def test_a_late_turn_is_valued_on_the_luck_columns_it_needs(tiny, monkeypatch):
@@ -148,7 +162,9 @@ def test_a_late_turn_is_valued_on_the_luck_columns_it_needs(tiny, monkeypatch):
     assert widths[12] == 2 and widths[12] <= widths[11] <= widths[10] <= widths[9] <= L
     # turn 12's Encounter phases read values equal at every Luck: one column
     assert seen[0] == (1, 2) and all(e < w for e, w in seen if w < L)
-    for (t, k), v in reach.memo.start.items():  # kept at every Luck, equal to the dense
+    # kept on those columns (a Luck above them reads the last one)
+    assert {v.block.shape[1] for (t, _), v in reach.memo.start.items() if t == 12} == {2}
+    for (t, k), v in reach.memo.start.items():  # equal to the dense at every Luck
         v, w = np.asarray(v), dense.memo.start[(t, k)]
         ok = ~np.isnan(v)
         assert np.allclose(v[ok], w[ok], rtol=0, atol=1e-12), (t, k)

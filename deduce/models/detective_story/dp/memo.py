@@ -76,10 +76,12 @@ class Memo:
 class Rows:
     """Rows over (SM, Luck), each known on an SM interval only (every Luck of each SM): row
     ``r`` holds SM ``lo[r]`` to ``lo[r] + n_r - 1`` (``n_r = start[r + 1] - start[r]``, 0:
-    nothing known) as ``block[start[r]:start[r + 1]]`` ((n_r, L) float64, NaN where not
+    nothing known) as ``block[start[r]:start[r + 1]]`` ((n_r, w) float64, NaN where not
     known either; ``block`` may be a whole table the rows are a part of: ``values()``).
-    ``ndim`` 1: a single row standing for a flat (S*L) value, 2: a stack ((rows, S*L) as
-    an array). Read-only by convention: a writer makes a new one."""
+    ``w`` is L, or fewer columns when the values are equal from Luck ``w - 1`` on (the
+    sweep's late turns): a Luck above reads column ``w - 1`` (``values()`` gives every
+    Luck). ``ndim`` 1: a single row standing for a flat (S*L) value, 2: a stack ((rows,
+    S*L) as an array). Read-only by convention: a writer makes a new one."""
 
     __slots__ = ("lo", "start", "block", "ndim")
 
@@ -97,7 +99,7 @@ class Rows:
     def at(self, row: int, sm: int, luck: int) -> float:
         """The value of row ``row`` at ``sm`` and ``luck`` (capped as ``grid.at``); NaN if
         not known."""
-        sm, luck = min(sm, S - 1), min(luck, L - 1)
+        sm, luck = min(sm, S - 1), min(luck, self.block.shape[1] - 1)
         a = int(self.start[row])
         i = sm - int(self.lo[row])
         if 0 <= i < int(self.start[row + 1]) - a:
@@ -110,8 +112,11 @@ class Rows:
         return int(self.start[-1]) - int(self.start[0])
 
     def values(self) -> np.ndarray:
-        """Its rows' slots, in order: (slots, L)."""
-        return self.block[int(self.start[0]):int(self.start[-1])]
+        """Its rows' slots, in order, at every Luck: (slots, L) (a view of the block, or a
+        new array when the block has fewer columns)."""
+        v = self.block[int(self.start[0]):int(self.start[-1])]
+        w = v.shape[1]
+        return v if w == L else np.take(v, np.minimum(np.arange(L), w - 1), axis=1)
 
     def dense(self) -> np.ndarray:
         """The array it stands for: (S*L) or (rows, S*L), NaN at the cells not known."""
