@@ -38,8 +38,8 @@ from pathlib import Path
 APP_NAME = "deduce"
 ENV_VAR = "DEDUCE_CACHE_DIR"
 FORMAT_VERSION = 2
-#: room for the fresh solution of either shipped Detective Story Adventure (a001 about
-#: 350 MiB, a002 about 725 MiB with the reachable-only DP), not both at once
+#: room for the fresh solutions of both shipped Detective Story Adventures together (a001
+#: about 170 MiB, a002 about 365 MiB with the reachable-only DP and trimmed chunks)
 DEFAULT_MAX_BYTES = 1024 * 1024 * 1024
 SUFFIX = ".npz"
 HEADER_ARRAY = "__header__"

@@ -236,3 +236,52 @@ def _shape(expr) -> tuple:
         else:
             out.append((w, node))
     return tuple(out)
+
+
+def test_every_lump_made_from_a_template_is_the_lump_merging_its_leaves_gives(tiny, monkeypatch):
+    """Each phase a solve compiles from its expression's template (``compile._Template``)
+    is the very lump (one interned object) that merging the expression's leaves for its
+    own start gives; and most were made from a template made for another mode."""
+    from deduce.models.detective_story.dp import compile as CM
+
+    compile_ = CM.Compiler.compile
+    made, reused = [], []
+
+    def both(self, expr, start, ends=None):
+        k = (id(expr), start.sm, start.luck)
+        if k in self.templates:
+            reused.append(1)
+        lump = compile_(self, expr, start, ends)
+        assert self._merged(expr, start, {}) is lump
+        made.append(1)
+        return lump
+
+    monkeypatch.setattr(CM.Compiler, "compile", both)
+    cf = fresh(tiny, turn=6, villain=None, sm=1, luck=2)
+    advise(cf.ctx, cf.case, solver=Solver(cf.ctx))
+    assert 0 < len(reused) < len(made) and len(reused) > len(made) // 4, (len(reused), len(made))
+
+
+def test_a_mode_whose_targets_merge_two_template_entries_is_merged_again():
+    """``modes.mode_of`` makes the meetings one value once the Motive is known: a phase
+    ending in two meeting counts has two targets before it and one after."""
+    from deduce.models.detective_story.dp.compile import Compiler
+    from deduce.models.detective_story.dp.grid import IDENT, MoveTable
+    from deduce.models.detective_story.dp.modes import ModeKeys, probe
+    from deduce.models.detective_story.dp.trace import Leaf
+    from deduce.models.detective_story.state import Case
+
+    meetings = Case._fields.index("meetings")
+    expr = ((0.25, Leaf(((meetings, 1),), IDENT, IDENT)),
+            (0.75, Leaf(((meetings, 2),), IDENT, IDENT)))
+    compiler = Compiler(ModeKeys(), MoveTable())
+    unknown = probe(Case(0, 0, 0, villain="c201"), 3)
+    known = probe(Case(0, 0, 0, villain="c201", motive=1), 3)
+    before = compiler.compile(expr, unknown)
+    after = compiler.compile(expr, known)
+    assert len(compiler.templates) == 1  # one template served both
+    assert [t.key.meetings for t in before.targets] == [1, 2]
+    assert before.wts[:, 0].tolist() == [0.25, 0.75]
+    assert [t.key.meetings for t in after.targets] == [2] and after.wts[:, 0].tolist() == [1.0]
+    assert after is compiler._merged(expr, known, {})
+    assert before is compiler._merged(expr, unknown, {})

@@ -5,6 +5,17 @@ the end case's mode, the flags it carries, and its SM/Luck move) into a ``Lump``
 and weight arrays, the leaves that end the case as a constant, decision nodes over
 sub-lumps. Equal pieces are one object (``interned``), so a decision reached twice is
 valued once. ``Compiler.evaluate`` values a lump from its targets' values.
+
+**Compiled once per expression.** An expression serves every mode of its shape
+(``phases``): the modes agree on every field it read or wrote, so its leaves end in cases
+that differ only in fields it never touched, and where each leaf leads (its changed
+fields ``Leaf.over``), its move and weight are the same for all of them. So its leaves
+are merged once by (changed fields, move) into a ``_Template`` (the moves, weights and
+constant as arrays), and a mode's lump is the template with each entry's target worked
+out from that mode (``_instance``): the same lump, the same object, as merging its
+leaves again. Where a mode's targets would merge two entries (``modes.mode_of`` can make
+two end cases one mode) or a leaf ends the case differently, the expression is merged
+again for that mode (``_merged``).
 """
 
 from __future__ import annotations
@@ -38,14 +49,36 @@ class Lump(NamedTuple):
     nodes: tuple  # ((weight, MaxNode or CombatNode of Lumps, or Ref), ...)
 
 
+class _Template(NamedTuple):
+    """An expression's leaves merged by (changed fields, move), for every mode of its
+    shape (see the module docstring)."""
+
+    expr: tuple  # kept: templates are found by its id
+    leaves: tuple  # per entry one of its leaves (``trace.end_case`` of it: its target)
+    move_ids: tuple  # per entry its move id
+    moves: np.ndarray  # as ``Lump.moves`` (read-only)
+    wts: np.ndarray  # as ``Lump.wts`` (read-only)
+    const: object  # as ``Lump.const``
+    ended: tuple  # ((leaf, its value), ...): a leaf of each change that ends the case
+    nodes: tuple  # ("ref", weight, Ref) | ("max", weight, templates) | ("fight", weight,
+    # setup, ((terminal, template), ...))
+    key: tuple  # the constant's, moves' and weights' part of the lump's intern key
+
+
+#: templates kept at most (emptied past it: a bot's long self-play)
+MAX_TEMPLATES = 200_000
+
+
 class Compiler:
     """Compiles expressions of one solver (its ``ModeKeys`` and ``MoveTable``) and values
-    the lumps; ``interned``: equal compiled pieces, one object each."""
+    the lumps; ``interned``: equal compiled pieces, one object each; ``templates``: per
+    expression its ``_Template``."""
 
     def __init__(self, modes: ModeKeys, moves: MoveTable):
         self.modes = modes
         self.moves = moves
         self.interned: dict = {}
+        self.templates: dict = {}  # (id(expr), start SM, start Luck) -> _Template
         self._weights: dict = {}  # bytes of a decision node's weight -> the one array
 
     def _intern(self, key: tuple, obj):
@@ -69,9 +102,110 @@ class Compiler:
         become one object, valued once per ``evaluate``. ``ends``: per leaf's changed
         fields (``Leaf.over``), what the end case is (its ``Target``, or its value if it
         ends the case) from ``start``, filled as the leaves are seen (SM and Luck are not
-        part of it)."""
+        part of it). Made from the expression's template (the module docstring)."""
         if ends is None:
             ends = {}
+        lump = self._instance(self._template(expr, start), start, ends)
+        return lump if lump is not None else self._merged(expr, start, ends)
+
+    def _end(self, start: Case, leaf: Leaf, ends: dict):
+        """Where ``leaf`` leads from ``start``: its ``Target``, or its value if it ends
+        the case (kept in ``ends`` by its changed fields)."""
+        end = ends.get(leaf.over)
+        if end is None:
+            case = end_case(start, leaf)
+            end = ends[leaf.over] = ((1.0 if case.won else 0.0) if case.over else
+                                     Target(self.modes.key(case), flags_of(case)))
+        return end
+
+    def _template(self, expr: Expr, start: Case) -> _Template:
+        """``expr``'s ``_Template`` (made from ``start`` the first time)."""
+        k = (id(expr), start.sm, start.luck)
+        tpl = self.templates.get(k)
+        if tpl is not None and tpl.expr is expr:
+            return tpl
+        const = 0.0
+        merged: dict = {}
+        leaves: dict = {}
+        ended: dict = {}
+        nodes = []
+        for w, node in expr:
+            if type(node) is Leaf:
+                end = ended.get(node.over)
+                if end is None:  # (the leaf, its value) if it ends the case, else False
+                    case = end_case(start, node)
+                    end = ended[node.over] = (node, 1.0 if case.won else 0.0) if case.over \
+                        else False
+                if end:
+                    const = const + w * end[1]
+                    continue
+                if type(node.sm) is int:  # a concrete trace: the end values themselves
+                    sm, luck = node.sm, node.luck
+                else:
+                    sm, luck = compose(start.sm, node.sm), compose(start.luck, node.luck)
+                key = (node.over, sm, luck)
+                merged[key] = merged.get(key, 0.0) + w
+                leaves.setdefault(key, node)
+            elif type(node) is Ref:
+                nodes.append(("ref", self._weight(w), node))
+            elif type(node) is MaxNode:
+                nodes.append(("max", self._weight(w),
+                              tuple(self._template(o, start) for o in node.options)))
+            else:
+                nodes.append(("fight", self._weight(w), node.setup,
+                              tuple((t, self._template(sub, start)) for t, sub in node.terms)))
+        move_ids = tuple(self.moves.id(sm, luck) for _, sm, luck in merged)
+        moves = np.array(move_ids, dtype=np.intp)
+        vector = any(isinstance(w, np.ndarray) for w in merged.values())
+        wts = np.empty((len(merged), SL if vector else 1))
+        for i, w in enumerate(merged.values()):
+            wts[i] = by_sm(w) if isinstance(w, np.ndarray) else w
+        const = by_sm(const)
+        moves.flags.writeable = wts.flags.writeable = False
+        if len(self.templates) >= MAX_TEMPLATES:
+            self.templates.clear()
+        tpl = self.templates[k] = _Template(
+            expr, tuple(leaves.values()), move_ids, moves, wts, const,
+            tuple(e for e in ended.values() if e), tuple(nodes),
+            (const.tobytes() if isinstance(const, np.ndarray) else const, moves.tobytes(),
+             wts.tobytes()))
+        return tpl
+
+    def _instance(self, tpl: _Template, start: Case, ends: dict) -> Lump | None:
+        """``tpl``'s lump for ``start`` (what ``_merged`` makes of its expression), or None
+        where its leaves merge differently there (the module docstring)."""
+        for leaf, value in tpl.ended:
+            if self._end(start, leaf, ends) != value:
+                return None
+        targets = tuple([self._end(start, leaf, ends) for leaf in tpl.leaves])
+        if any(type(t) is float for t in targets) or \
+                len(set(zip(targets, tpl.move_ids))) < len(targets):
+            return None
+        nodes = []
+        for item in tpl.nodes:
+            if item[0] == "ref":
+                nodes.append(item[1:])
+                continue
+            subs = item[-1]
+            if item[0] == "max":
+                lumps = tuple(self._sub(sub, start, ends) for sub in subs)
+                nodes.append((item[1], self._intern(("max",) + tuple(map(id, lumps)),
+                                                    MaxNode(lumps))))
+            else:
+                terms = tuple((t, self._sub(sub, start, ends)) for t, sub in subs)
+                nodes.append((item[1], self._intern(("fight", item[2]) + tuple(
+                    (t, id(x)) for t, x in terms), CombatNode(item[2], terms))))
+        const, moves, wts = tpl.key
+        lump = Lump(tpl.const, targets, tpl.moves, tpl.wts, tuple(nodes))
+        return self._intern(("lump", const, targets, moves, wts, tuple(
+            (id(n), id(w) if isinstance(w, np.ndarray) else w) for w, n in nodes)), lump)
+
+    def _sub(self, tpl: _Template, start: Case, ends: dict) -> Lump:
+        lump = self._instance(tpl, start, ends)
+        return lump if lump is not None else self._merged(tpl.expr, start, ends)
+
+    def _merged(self, expr: Expr, start: Case, ends: dict) -> Lump:
+        """``compile`` without a template: ``expr``'s leaves merged for ``start`` alone."""
         const = 0.0
         merged: dict = {}
         nodes = []

@@ -49,7 +49,7 @@ from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.atlas import Atlas, Chart, TurnChart
 from deduce.models.detective_story.dp.batch import Buffers, Shared
 from deduce.models.detective_story.dp.cells import Band
-from deduce.models.detective_story.dp.grid import CAN_SPEND, L, S
+from deduce.models.detective_story.dp.grid import L, S
 from deduce.models.detective_story.dp.memo import Rows, merged
 
 
@@ -85,7 +85,8 @@ class Sweep:
         try:  # over them cost a third of the time, and they hold no cycle to free
             self._run(recursion, roots_v, roots_w, t0, keep, report, cells)
         finally:
-            if collecting:
+            if collecting:  # what the sweep made and keeps is never scanned (the first
+                gc.freeze()  # pass over it alone took 0.12 s after a fresh a001 solve)
                 gc.enable()
 
     def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells) -> None:
@@ -93,6 +94,7 @@ class Sweep:
         plot = Chart(recursion)
         charts, _ = plot.run(roots_v, roots_w, t0, report)
         recursion.phases.shapes.clear()  # every phase the sweep reads is compiled now
+        recursion.compiler.templates.clear()
         atlas = Atlas(plot, charts, Shared(Buffers(), recursion.compiler.moves))
         sms = ([(lo, lo) for lo in (np.asarray(cells) // L).tolist()] if cells is not None
                else [(0, S - 1)] * (len(roots_v) + len(roots_w)))
@@ -187,21 +189,33 @@ def _put(store: dict, k, value, known: bool) -> None:
     store[k] = value if old is None else merged(old, value)
 
 
-def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarray:
+def _q_values(i, sm, ptab, pids, qsrc, both, bpos) -> np.ndarray:
     """Action value rows ``i`` at SM ``sm`` (one per slot, every Luck) with the Luck re-roll
     choice: keeping the roll is sum p_o v_o; with Luck 1 or more the best of keeping each
     outcome or rolling again (sum p_o v_o at one Luck less). ``both``: the Action rows'
-    values, then the Encounter table's, then a row of zeros (``kind`` 1, 2, 0)."""
-    k, s = kind[i], src[i] * S + sm[:, None]
-    at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
-                  np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
-    V = both[at]  # (slots, outcomes, L)
+    values, then the Encounter table's, then a row of zeros; ``qsrc`` per Q row and
+    outcome the row of ``both``'s tables its value is in, ``bpos`` per (that row, SM) its
+    slot of ``both`` (``_outcome_rows``)."""
+    V = both[bpos[qsrc[i] * S + sm[:, None]]]  # (slots, outcomes, L)
     P = ptab[pids[i], sm[:, None]]  # (slots, outcomes)
     keep = np.einsum("sol,so->sl", V, P)  # no (slots, outcomes, L) product kept
     again = np.zeros_like(keep)
     again[:, 1:] = keep[:, :-1]  # Luck l re-rolls at Luck l - 1 (P does not read Luck)
     best = np.einsum("sol,so->sl", np.maximum(V, again[:, None, :], out=V), P)
-    return np.where(CAN_SPEND[:keep.shape[1]], best, keep)
+    best[:, 0] = keep[:, 0]  # no Luck to pay a re-roll with
+    return best
+
+
+def _outcome_rows(kind, src, apos, wpos, n_act: int, n_both: int) -> tuple:
+    """``(qsrc, bpos)`` of ``_q_values``: an outcome of ``kind`` 1 reads Action batch row
+    ``src``, 2 the Encounter table's row ``src``, 0 the row of zeros (``n_both - 1``), as
+    rows of one table over the Action batch's rows then the Encounter table's then one
+    (``A.rows + W.rows + 1``); per (row, SM) of it its slot of ``both`` (the Encounter
+    table's slots after the ``n_act`` Action rows')."""
+    a_rows, w_rows = len(apos) // S, len(wpos) // S
+    qsrc = np.where(kind == 1, src, np.where(kind == 2, a_rows + src, a_rows + w_rows))
+    bpos = np.concatenate([apos, wpos + n_act, np.full(S, n_both - 1, dtype=apos.dtype)])
+    return qsrc, bpos
 
 
 def _widths(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> tuple:
@@ -268,7 +282,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     if nvals.shape[1] != ewidth:  # read on the Encounter phases' columns
         nvals = _luck_columns(nvals, ewidth)
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
-    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
+    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_outcome_rows``)
     W, A = _band(plan, "w"), _band(plan, "act")
     both = np.zeros((A.n + W.n + 1, width))
     wvals = both[A.n:A.n + W.n]
@@ -299,14 +313,14 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     Q = _band(plan, "q")
     qvals = np.zeros((Q.n, width))
     ptab = atlas.shared.prob_table()[:, ::L]
+    qsrc, bpos = _outcome_rows(kind, src, apos, wpos, len(av), len(both))
     i, p = Q.expand(np.arange(nq))
     for a in range(0, len(p), Q_SLOTS):
-        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, kind, src, both,
-                       apos, wpos, len(av))
+        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, qsrc, both, bpos)
         qvals[p[a:a + Q_SLOTS]] = qv
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
-    del apos, A  # the best Action reads the Encounter rows and the Action values only
+    del apos, A, qsrc, bpos  # the best Action reads the Encounter rows and the Action values
     if keep:
         tab = _Table.of(Q, qvals)
         names = atlas.chart.acts.names
