@@ -189,14 +189,17 @@ def _put(store: dict, k, value, known: bool) -> None:
     store[k] = value if old is None else merged(old, value)
 
 
-def _q_values(i, sm, ptab, pids, qsrc, both, bpos) -> np.ndarray:
+def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarray:
     """Action value rows ``i`` at SM ``sm`` (one per slot, every Luck) with the Luck re-roll
     choice: keeping the roll is sum p_o v_o; with Luck 1 or more the best of keeping each
     outcome or rolling again (sum p_o v_o at one Luck less). ``both``: the Action rows'
-    values, then the Encounter table's, then a row of zeros; ``qsrc`` per Q row and
-    outcome the row of ``both``'s tables its value is in, ``bpos`` per (that row, SM) its
-    slot of ``both`` (``_outcome_rows``)."""
-    V = both[bpos[qsrc[i] * S + sm[:, None]]]  # (slots, outcomes, L)
+    values, then the Encounter table's, then a row of zeros (``kind`` 1, 2, 0). (One
+    position map over ``both`` would save a few gathers but hold another (rows, S) index
+    table at the turn's peak: 15 MB on a fresh a001 solve.)"""
+    k, s = kind[i], src[i] * S + sm[:, None]
+    at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
+                  np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
+    V = both[at]  # (slots, outcomes, L)
     P = ptab[pids[i], sm[:, None]]  # (slots, outcomes)
     keep = np.einsum("sol,so->sl", V, P)  # no (slots, outcomes, L) product kept
     again = np.zeros_like(keep)
@@ -204,18 +207,6 @@ def _q_values(i, sm, ptab, pids, qsrc, both, bpos) -> np.ndarray:
     best = np.einsum("sol,so->sl", np.maximum(V, again[:, None, :], out=V), P)
     best[:, 0] = keep[:, 0]  # no Luck to pay a re-roll with
     return best
-
-
-def _outcome_rows(kind, src, apos, wpos, n_act: int, n_both: int) -> tuple:
-    """``(qsrc, bpos)`` of ``_q_values``: an outcome of ``kind`` 1 reads Action batch row
-    ``src``, 2 the Encounter table's row ``src``, 0 the row of zeros (``n_both - 1``), as
-    rows of one table over the Action batch's rows then the Encounter table's then one
-    (``A.rows + W.rows + 1``); per (row, SM) of it its slot of ``both`` (the Encounter
-    table's slots after the ``n_act`` Action rows')."""
-    a_rows, w_rows = len(apos) // S, len(wpos) // S
-    qsrc = np.where(kind == 1, src, np.where(kind == 2, a_rows + src, a_rows + w_rows))
-    bpos = np.concatenate([apos, wpos + n_act, np.full(S, n_both - 1, dtype=apos.dtype)])
-    return qsrc, bpos
 
 
 def _widths(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> tuple:
@@ -282,7 +273,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     if nvals.shape[1] != ewidth:  # read on the Encounter phases' columns
         nvals = _luck_columns(nvals, ewidth)
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
-    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_outcome_rows``)
+    # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
     W, A = _band(plan, "w"), _band(plan, "act")
     both = np.zeros((A.n + W.n + 1, width))
     wvals = both[A.n:A.n + W.n]
@@ -313,14 +304,14 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     Q = _band(plan, "q")
     qvals = np.zeros((Q.n, width))
     ptab = atlas.shared.prob_table()[:, ::L]
-    qsrc, bpos = _outcome_rows(kind, src, apos, wpos, len(av), len(both))
     i, p = Q.expand(np.arange(nq))
     for a in range(0, len(p), Q_SLOTS):
-        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, qsrc, both, bpos)
+        qv = _q_values(i[a:a + Q_SLOTS], Q.sm[p[a:a + Q_SLOTS]], ptab, pids, kind, src, both,
+                       apos, wpos, len(av))
         qvals[p[a:a + Q_SLOTS]] = qv
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
     qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
-    del apos, A, qsrc, bpos  # the best Action reads the Encounter rows and the Action values
+    del apos, A  # the best Action reads the Encounter rows and the Action values only
     if keep:
         tab = _Table.of(Q, qvals)
         names = atlas.chart.acts.names
