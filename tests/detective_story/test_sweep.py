@@ -285,3 +285,25 @@ def test_a_mode_whose_targets_merge_two_template_entries_is_merged_again():
     assert [t.key.meetings for t in after.targets] == [2] and after.wts[:, 0].tolist() == [1.0]
     assert after is compiler._merged(expr, known, {})
     assert before is compiler._merged(expr, unknown, {})
+
+
+def test_a_solver_is_freed_by_reference_counts_alone(tiny):
+    """The sweep freezes what it made for the cyclic collector until the next sweep
+    (``Sweep.run``): that is no leak only while a solver holds no reference cycle."""
+    import gc
+    import weakref
+
+    cf = fresh(tiny, turn=9, villain="c201", sm=1, luck=2, clue_found=True)
+    solver = Solver(cf.ctx)
+    advise(cf.ctx, cf.case, solver=solver)
+    assert gc.get_freeze_count() > 0
+    gone = [weakref.ref(x) for x in (solver.recursion, solver.phases, solver.compiler)]
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        del solver
+        assert [r() for r in gone] == [None, None, None]
+    finally:
+        if collecting:
+            gc.enable()
+        gc.unfreeze()

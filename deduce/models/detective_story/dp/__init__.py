@@ -35,8 +35,10 @@ Dependencies go one way, each module importing only those above it:
   left the case, 35% the meetings with the Villain), so a trace is kept with the fields of
   the case it read or wrote (``trace.Probe``) and serves every mode that agrees on them
   (``phases.Phases._traced``; an Action's rows also on what their roll read): a fresh
-  a001 solve traces 2,901 of its 20,488 phases (a002 4,090 of 41,119); compiling, which
-  resolves the leaves to each mode's memo keys, stays per mode.
+  a001 solve traces 2,901 of its 20,488 phases (a002 4,090 of 41,119). Its leaves are
+  merged into arrays once per expression too (``compile._Template``); a mode's lump is
+  that template with the memo keys its leaves lead to from that mode (compiling a fresh
+  a001 solve's phases: 0.86 -> 0.52 s).
 - **Last turn's flags are an array axis.** The bonus (+1 rows, cumulative), the trap and
   Investigate allowed only change next turn's Action; the Encounter phase is valued for a
   tuple of flag *labels* at once (shape ``(labels, S*L)``), and an Action with a +1 row
@@ -64,7 +66,9 @@ Dependencies go one way, each module importing only those above it:
   (``sweep``'s docstring): turn 12 is valued on Luck 0-1 (its Encounter phases on one
   column), turn 11 on 11 columns (5), turn 10's Encounter phases on 14 (a fresh a001
   case: turn 12's backward pass about 4x faster; with the best Action made a few slots at
-  a time and the bands' SM as int8, a002's peak 637 -> 549-562 MB).
+  a time and the bands' SM as int8, a002's peak 637 -> 549-562 MB). The memo keeps them
+  on those columns (``memo.Rows``: a Luck above the last reads it), and a solved case's
+  cache entry each slot up to its last Luck column that differs (``packed.trim``).
 - **Once per turn class.** An Action roll reads of the turn only its modifiers
   (``phases.turn_class``: turns 1-2, 3-4, 5-8, 9-12), the Encounter phase its band: the
   roll is set up once per (mode, Action, class), the phase compiled once per (mode,

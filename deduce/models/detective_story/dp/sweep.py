@@ -81,13 +81,14 @@ class Sweep:
         cell), for the turns in ``keep`` (None: every turn). ``report(message)`` is told
         each turn laid out and solved."""
         collecting = gc.isenabled()
+        gc.unfreeze()  # what an earlier sweep froze (below) is the collector's again
         gc.disable()  # millions of small objects laid out: the cyclic collector's passes
         try:  # over them cost a third of the time, and they hold no cycle to free
             self._run(recursion, roots_v, roots_w, t0, keep, report, cells)
         finally:
-            if collecting:  # what the sweep made and keeps is never scanned (the first
-                gc.freeze()  # pass over it alone took 0.12 s after a fresh a001 solve)
-                gc.enable()
+            if collecting:  # what the sweep made and keeps is not scanned until the next
+                gc.freeze()  # sweep (the first pass over it took 0.12 s after a fresh
+                gc.enable()  # a001 solve; a solver is freed by reference counts alone)
 
     def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells) -> None:
         report = report or (lambda message: None)
