@@ -18,8 +18,8 @@ def cache(clear: bool, as_json: bool) -> None:
 
     `advise`, `table` and optimal `selfplay --from` write the whole case's solution there
     after solving it, and every later command on the same case reads the part of it the
-    state needs instead of solving again (from a fresh case: a third of a second instead
-    of 10-40 s). An entry is keyed by the program's version, the campaign files'
+    state needs instead of solving again (from a fresh case: a quarter of a second
+    instead of 5-25 s). An entry is keyed by the program's version, the campaign files'
     content and the case's fixed start (Adventure, character sheets); any state of that
     case reads it. The folder is the platform's cache folder (Linux:
     $XDG_CACHE_HOME/deduce or ~/.cache/deduce; macOS: ~/Library/Caches/deduce; Windows:
