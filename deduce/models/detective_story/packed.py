@@ -439,6 +439,8 @@ class _Tables:
             arrays = self.source.arrays
             try:
                 block = untrim(arrays[f"{self.prefix}.c{c}"], arrays[f"{self.prefix}.w{c}"])
+            except cache.CorruptEntry:
+                raise  # damaged or missing in the file: said as such
             except (ValueError, KeyError) as exc:
                 raise ValueError(f"{self.prefix}.c{c}: {exc}") from None
             block.flags.writeable = False

@@ -195,8 +195,8 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     choice: keeping the roll is sum p_o v_o; with Luck 1 or more the best of keeping each
     outcome or rolling again (sum p_o v_o at one Luck less). ``both``: the Action rows'
     values, then the Encounter table's, then a row of zeros (``kind`` 1, 2, 0). (One
-    position map over ``both`` would save a few gathers but hold another (rows, S) index
-    table at the turn's peak: 15 MB on a fresh a001 solve.)"""
+    position map over ``both`` saved 0.04 s of a fresh a001 solve's 0.44 s here: not
+    worth another (rows, S) index table.)"""
     k, s = kind[i], src[i] * S + sm[:, None]
     at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
                   np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
