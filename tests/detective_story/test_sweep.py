@@ -308,3 +308,32 @@ def test_a_solver_is_freed_by_reference_counts_alone(tiny):
         if collecting:
             gc.enable()
         gc.unfreeze()
+
+
+def test_the_start_table_has_one_row_per_start_mode(tiny, monkeypatch):
+    """(key, flags) that differ only in flags that cannot matter at the start of a turn
+    share one start row (``atlas.StartRows``), and the sweep's start values still equal
+    the recursion's."""
+    from deduce.models.detective_story.dp import atlas as AT
+
+    made = []
+    init = AT.StartRows.__init__
+
+    def spy(self, recursion):
+        init(self, recursion)
+        made.append(self)
+
+    monkeypatch.setattr(AT.StartRows, "__init__", spy)
+    cf = fresh(tiny, turn=7, villain="c201", sm=1, luck=2, clue_found=True,
+               bonus={"action": "Investigate", "value": 1})
+    swept, recursive = Solver(cf.ctx), Solver(cf.ctx, batched=False)
+    swept.prepare(cf.case)  # every later turn's values kept, to compare them all
+    (rows,) = made
+    modes = [swept.recursion.turn_start(*name)[0] for name in rows.names]
+    assert len(set(modes)) == len(modes) == len(rows)
+    assert len(rows.ids) > len(rows)  # some (key, flags) were asked under another's row
+    for name, i in rows.ids.items():
+        assert modes[i] == swept.recursion.turn_start(*name)[0]
+    assert advise(cf.ctx, cf.case, solver=swept).p_win == pytest.approx(
+        advise(cf.ctx, cf.case, solver=recursive).p_win, abs=1e-12)
+    assert _same_memo(swept, recursive) > 0

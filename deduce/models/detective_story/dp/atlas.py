@@ -66,17 +66,47 @@ class TurnChart:
         self.labels: dict = {}
 
 
+class StartRows(RowIndex):
+    """The start table's rows: one per *start mode* (``Recursion.turn_start``), however
+    many (key, flags) lead to it (flags that cannot matter at the start of a turn, say
+    Investigate allowed when it is anyway): ``row((key, flags))`` is its start mode's row,
+    named by the first (key, flags) seen; ``ids`` holds every (key, flags) asked. A start
+    mode's value is one (its best legal Action), so its rows would be the same values on
+    SM intervals of their own (a fresh a001 case: 52 thousand such rows of 137 thousand)."""
+
+    def __init__(self, recursion):
+        super().__init__()
+        self.recursion = recursion
+        self._by_mode: dict = {}  # start mode -> its row
+
+    def row(self, name) -> int:
+        """The row of (key, flags) ``name``: its start mode's (made on first use)."""
+        i = self.ids.get(name)
+        if i is None:
+            vk = self.recursion.turn_start(*name)[0]
+            i = self._by_mode.get(vk)
+            if i is None:
+                i = self._by_mode[vk] = len(self.names)
+                self.names.append(name)
+            self.ids[name] = i
+        return i
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
 class Chart:
     """The forward pass over modes (no values, no SM): from the roots, turn by turn, the
     start rows, Actions, Encounter rows and Encounter keys each turn has, with the ids of
-    the tables every turn shares: ``V`` (key, flags) start rows, ``W`` (key, flags or
+    the tables every turn shares: ``V`` start rows (``StartRows``), ``W`` (key, flags or
     ``WAITED``) Encounter rows (``wkey``: each one's key id), ``acts`` (key, Action),
     ``keys`` Encounter mode keys. What a start row, an Action or an Encounter phase leads
     to is worked out once and kept, so that a turn is a few dictionary updates."""
 
     def __init__(self, recursion):
         self.recursion = recursion
-        self.V, self.W, self.acts, self.keys = RowIndex(), RowIndex(), RowIndex(), RowIndex()
+        self.V, self.W = StartRows(recursion), RowIndex()
+        self.acts, self.keys = RowIndex(), RowIndex()
         self.wkey: list = []
         self.vinfo: dict = {}  # V id -> (bonus need or None, Action ids, W id or -1, vk, others)
         self._act_rows: dict = {}  # acts id -> {W id: None} its rows lead to
