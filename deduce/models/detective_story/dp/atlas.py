@@ -7,10 +7,11 @@ phases themselves (compiled once per mode, ``phases.Phases``) do not. So the lay
 one set of tables shared by every turn, each turn reaching and valuing a part of them:
 
 - ``chart`` (the *forward pass over modes*, cheap): per turn from the roots, which start
-  rows (mode key, flags), Actions (with the carried bonuses they need) and Encounter rows
-  (mode key, flags an Action leaves) the turn has, and each Encounter mode's labels;
-- ``Atlas``: the union of every turn's, laid out once: the start table ``V`` (rows
-  (key, flags)), the best-other rows ``O``, the Action values' table ``Q`` (rows (key,
+  rows (one per start mode: ``StartRows``), Actions (with the carried bonuses they need)
+  and Encounter rows (mode key, flags an Action leaves) the turn has, and each Encounter
+  mode's labels;
+- ``Atlas``: the union of every turn's, laid out once: the start table ``V`` (rows: start
+  modes, each named by a (key, flags) of it), the best-other rows ``O``, the Action values' table ``Q`` (rows (key,
   Action, carried bonus), Rest's after the tables'), one Action batch (its rows read the
   Encounter table ``W``: rows (key, flags) and each key's row after Wait), and per
   Encounter band the batches of the Encounter phases (one instance per (key, labels),
