@@ -22,7 +22,7 @@ from deduce.models.detective_story.dp import sweep as sweep_module
 from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_moves
 from deduce.models.detective_story.dp.compact import _by_count, luck_saturation
 from deduce.models.detective_story.dp.dense import DenseSweep
-from deduce.models.detective_story.dp.grid import L, S, Lin, MoveTable, actual
+from deduce.models.detective_story.dp.grid import L, S, Lin, MoveTable, actual, luck_columns
 from deduce.models.detective_story.dp.modes import flags_of, with_flags
 from deduce.models.detective_story.worlds import Sampler
 
@@ -119,7 +119,7 @@ def test_rows_by_leaf_count_brute_force(entries):
 
 def test_values_on_more_luck_columns_repeat_the_last_in_c_order():
     vals = np.arange(6, dtype=float).reshape(3, 2)
-    wide = sweep_module._luck_columns(vals, 4)
+    wide = luck_columns(vals, 4)
     assert wide.tolist() == [[0, 1, 1, 1], [2, 3, 3, 3], [4, 5, 5, 5]]
     assert wide.flags.c_contiguous  # the batches read it flat (``CompactBatch.run``)
 

@@ -138,20 +138,11 @@ def trim(block) -> tuple:
     from deduce.models.detective_story.dp.grid import L
 
     block = np.ascontiguousarray(block, dtype=np.float64).reshape(-1, L)
-    widths = _widths(block)
-    return block[np.arange(L) < widths[:, None]], widths
-
-
-def _widths(block):
-    """``trim``'s widths of a C-contiguous float64 (slots, L) block."""
-    import numpy as np
-
-    from deduce.models.detective_story.dp.grid import L
-
     bits = block.view(np.int64)
     differs = bits[:, :-1] != bits[:, 1:]
     last = (L - 2) - np.argmax(differs[:, ::-1], axis=1)  # the last column that differs
-    return np.where(differs.any(axis=1), last + 2, 1).astype(np.uint8)
+    widths = np.where(differs.any(axis=1), last + 2, 1).astype(np.uint8)
+    return block[np.arange(L) < widths[:, None]], widths
 
 
 def untrim(values, widths):

@@ -11,11 +11,12 @@ one set of tables shared by every turn, each turn reaching and valuing a part of
   and Encounter rows (mode key, flags an Action leaves) the turn has, and each Encounter
   mode's labels;
 - ``Atlas``: the union of every turn's, laid out once: the start table ``V`` (rows: start
-  modes, each named by a (key, flags) of it), the best-other rows ``O``, the Action values' table ``Q`` (rows (key,
-  Action, carried bonus), Rest's after the tables'), one Action batch (its rows read the
-  Encounter table ``W``: rows (key, flags) and each key's row after Wait), and per
-  Encounter band the batches of the Encounter phases (one instance per (key, labels),
-  reading ``V``), each compiled into arrays once (``compact.CompactBatch``);
+  modes, each named by a (key, flags) of it), the best-other rows ``O``, the Action
+  values' table ``Q`` (rows (key, Action, carried bonus), Rest's after the tables'), one
+  Action batch (its rows read the Encounter table ``W``: rows (key, flags) and each key's
+  row after Wait), and per Encounter band the batches of the Encounter phases (one
+  instance per (key, labels), reading ``V``), each compiled into arrays once
+  (``compact.CompactBatch``);
 - per turn, what only that turn has: its Action odds (``Atlas.q_layout``) and which
   Encounter rows are its labels' (``Atlas.links``: the Encounter batch rows they are) or
   flags no Action of the turn leaves (valued by the plain recursion).

@@ -69,6 +69,17 @@ class _Template(NamedTuple):
 MAX_TEMPLATES = 200_000
 
 
+def _arrays(move_ids, weights) -> tuple:
+    """A lump's ``(moves, wts)`` from its entries' move ids and summed weights (floats, or
+    arrays over SM: then every row over (SM, Luck))."""
+    weights = list(weights)
+    vector = any(isinstance(w, np.ndarray) for w in weights)
+    wts = np.empty((len(weights), SL if vector else 1))
+    for i, w in enumerate(weights):
+        wts[i] = by_sm(w) if isinstance(w, np.ndarray) else w
+    return np.array(move_ids, dtype=np.intp), wts
+
+
 class Compiler:
     """Compiles expressions of one solver (its ``ModeKeys`` and ``MoveTable``) and values
     the lumps; ``interned``: equal compiled pieces, one object each; ``templates``: per
@@ -103,10 +114,7 @@ class Compiler:
         fields (``Leaf.over``), what the end case is (its ``Target``, or its value if it
         ends the case) from ``start``, filled as the leaves are seen (SM and Luck are not
         part of it). Made from the expression's template (the module docstring)."""
-        if ends is None:
-            ends = {}
-        lump = self._instance(self._template(expr, start), start, ends)
-        return lump if lump is not None else self._merged(expr, start, ends)
+        return self._sub(self._template(expr, start), start, {} if ends is None else ends)
 
     def _end(self, start: Case, leaf: Leaf, ends: dict):
         """Where ``leaf`` leads from ``start``: its ``Target``, or its value if it ends
@@ -155,11 +163,7 @@ class Compiler:
                 nodes.append(("fight", self._weight(w), node.setup,
                               tuple((t, self._template(sub, start)) for t, sub in node.terms)))
         move_ids = tuple(self.moves.id(sm, luck) for _, sm, luck in merged)
-        moves = np.array(move_ids, dtype=np.intp)
-        vector = any(isinstance(w, np.ndarray) for w in merged.values())
-        wts = np.empty((len(merged), SL if vector else 1))
-        for i, w in enumerate(merged.values()):
-            wts[i] = by_sm(w) if isinstance(w, np.ndarray) else w
+        moves, wts = _arrays(move_ids, merged.values())
         const = by_sm(const)
         moves.flags.writeable = wts.flags.writeable = False
         if len(self.templates) >= MAX_TEMPLATES:
@@ -201,6 +205,7 @@ class Compiler:
             (id(n), id(w) if isinstance(w, np.ndarray) else w) for w, n in nodes)), lump)
 
     def _sub(self, tpl: _Template, start: Case, ends: dict) -> Lump:
+        """``tpl``'s lump for ``start``, merged again where the template does not serve."""
         lump = self._instance(tpl, start, ends)
         return lump if lump is not None else self._merged(tpl.expr, start, ends)
 
@@ -236,12 +241,8 @@ class Compiler:
                 nodes.append((self._weight(w), self._intern(("fight", node.setup) + tuple(
                     (t, id(x)) for t, x in terms), CombatNode(node.setup, terms))))
         targets = tuple(t for t, _, _ in merged)
-        n = len(targets)
-        moves = np.array([self.moves.id(sm, luck) for _, sm, luck in merged], dtype=np.intp)
-        vector = any(isinstance(w, np.ndarray) for w in merged.values())
-        wts = np.empty((n, SL if vector else 1))
-        for i, w in enumerate(merged.values()):
-            wts[i] = by_sm(w) if isinstance(w, np.ndarray) else w
+        moves, wts = _arrays([self.moves.id(sm, luck) for _, sm, luck in merged],
+                             merged.values())
         const = by_sm(const)
         lump = Lump(const, targets, moves, wts, tuple(nodes))
         key = ("lump", const.tobytes() if isinstance(const, np.ndarray) else const, targets,

@@ -94,6 +94,17 @@ def at(arr, sm: int, luck: int) -> float:
     return float(arr[min(sm, S - 1) * L + min(luck, L - 1)])
 
 
+def luck_columns(vals: np.ndarray, width: int) -> np.ndarray:
+    """Values over (slots, Luck columns), equal from their last column on, on ``width``
+    columns: the last one repeated, or the columns above dropped (a new C-ordered array:
+    ``vals[:, cols]`` would be Fortran-ordered).
+
+    >>> luck_columns(np.array([[1.0, 2.0]]), 4).tolist()
+    [[1.0, 2.0, 2.0, 2.0]]
+    """
+    return np.take(vals, np.minimum(np.arange(width), vals.shape[1] - 1), axis=1)
+
+
 def by_sm(p):
     """A weight over SM, shape (S, 1), as a flat (S*L) array; a float stays a float."""
     if not isinstance(p, np.ndarray):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from deduce.models.detective_story.dp.grid import SL, L, S
+from deduce.models.detective_story.dp.grid import SL, L, S, luck_columns
 
 
 #: ``Memo.start_rows`` keeps the latest this many entries
@@ -115,8 +115,7 @@ class Rows:
         """Its rows' slots, in order, at every Luck: (slots, L) (a view of the block, or a
         new array when the block has fewer columns)."""
         v = self.block[int(self.start[0]):int(self.start[-1])]
-        w = v.shape[1]
-        return v if w == L else np.take(v, np.minimum(np.arange(L), w - 1), axis=1)
+        return v if v.shape[1] == L else luck_columns(v, L)
 
     def dense(self) -> np.ndarray:
         """The array it stands for: (S*L) or (rows, S*L), NaN at the cells not known."""

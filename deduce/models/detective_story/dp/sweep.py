@@ -31,8 +31,8 @@ the Action rows' likewise from those, an Action's value from one Luck higher; af
 12 every value is 0 (equal from Luck 0). A turn's Encounter phases are valued on Luck 0
 to their bound only, its other arrays to the turn's (``_widths``: on the shipped data the
 Encounter phases of turns 12, 11 and 10 on 1, 5 and 14 columns, the turns on 2, 11 and
-17); values are put on the columns of what reads them (``_luck_columns``: the last one
-repeated, or the columns above dropped), and the memo keeps them so (``memo.Rows``: a
+17); values are put on the columns of what reads them (``grid.luck_columns``: the last
+one repeated, or the columns above dropped), and the memo keeps them so (``memo.Rows``: a
 Luck above its last column reads that column; a fresh a001 case's whole memo about 0.1 GB
 smaller than at every Luck). The values are the same numbers as on L columns (the same
 sums of the same terms).
@@ -49,7 +49,7 @@ from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.atlas import Atlas, Chart, TurnChart
 from deduce.models.detective_story.dp.batch import Buffers, Shared
 from deduce.models.detective_story.dp.cells import Band
-from deduce.models.detective_story.dp.grid import L, S
+from deduce.models.detective_story.dp.grid import L, S, luck_columns
 from deduce.models.detective_story.dp.memo import Rows, merged
 
 
@@ -221,12 +221,6 @@ def _widths(atlas: Atlas, cencs: list, next_width: int, fallback: bool) -> tuple
     return min(L, bw + 1), min(L, max(bw, atlas.cact.saturation(bw)) + 2)
 
 
-def _luck_columns(vals: np.ndarray, width: int) -> np.ndarray:
-    """Compact values (slots, Luck columns), equal from their last column on, on ``width``
-    columns (a new C-ordered array: ``vals[:, cols]`` would be Fortran-ordered)."""
-    return np.take(vals, np.minimum(np.arange(width), vals.shape[1] - 1), axis=1)
-
-
 def _best_other(i, sm, which, rows, wvals, wpos, qvals, qpos) -> np.ndarray:
     """The best of the others rows ``i``'s candidates (``Atlas.which`` 0: an Encounter
     row's value, 1: an Action's) at SM ``sm`` (one per slot, every Luck)."""
@@ -272,7 +266,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     cencs = atlas.cencs[T.band_for(t)]
     ewidth, width = _widths(atlas, cencs, nvals.shape[1], bool(extra))
     if nvals.shape[1] != ewidth:  # read on the Encounter phases' columns
-        nvals = _luck_columns(nvals, ewidth)
+        nvals = luck_columns(nvals, ewidth)
     # the Encounter table, inside one array with the Action rows' values and a row of zeros
     # after it (the outcomes' values an Action's table reads: kind 1, 2, 0 of ``_q_values``)
     W, A = _band(plan, "w"), _band(plan, "act")
