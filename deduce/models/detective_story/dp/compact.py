@@ -237,7 +237,8 @@ class CompactBatch:
         else:
             out[:] = 0.0
         lmap = self._luck_map(width)
-        if len(src):  # else no leaf is reached (its weights are 0 where its row is)
+        if src.any():  # else every leaf adds 0 (none is reached, or all it reads is 0:
+            # turn 12's Encounter phases, read against the zeros after the last turn)
             for m, rows, first in self.leaf_rows:  # a row's m leaves summed in order
                 for i, p in _chunks(band, rows):
                     sm, t = band.sm[p], first[i]
