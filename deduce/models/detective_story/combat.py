@@ -188,25 +188,30 @@ def _solve_arrays(setup: Setup, value: dict, np):
 
 def solve_columns(setup: Setup, terms: list, VT, np):
     """The value on entry of the fight for each column of ``VT`` (terminal, situation):
-    row i holds the values of terminal ``terms[i]``. Elementwise ``solve``."""
-    tindex = {t: i for i, t in enumerate(terms)}
-    ve = VT[tindex[(ESCAPED,)]]
+    row i holds the values of terminal ``terms[i]``. Elementwise ``solve``: per state the
+    best value after a round ``W`` (fight on: ``u0``; try to escape: ``w1``) and, among the
+    (champion, escape) pairs that reach it, the best value on entry ``U`` (``u0``; ``u1``
+    after an escape try)."""
+    ve = VT[terms.index((ESCAPED,))]
     pe = setup.p_escape
+    escape_gain = pe * ve  # what an escape try adds, whichever champion
     W: dict = {}
     U: dict = {}
-    for x, P, lp, nxt in _matrices(setup, tuple(terms)):
+    for x, P, nxt, (keep, stay, loop_escape, den, by_den) in _matrices(setup, tuple(terms)):
         gain = P @ VT  # (candidates, situations)
         for i, y, p in nxt:
             gain[i] += p * W[y]
         with np.errstate(divide="ignore", invalid="ignore"):
-            u0 = np.where(lp < 1 - 1e-15, gain / (1 - lp), 0.0)
-            den = 1 - lp * (1 - pe)
-            u1 = np.where(den > 1e-15, (gain + lp * pe * ve) / den, ve)
-        w1 = pe * ve + (1 - pe) * u1
+            u0 = gain / keep if stay is None else np.where(stay, gain / keep, 0.0)
+            u1 = (gain + loop_escape * ve) / den
+            if by_den is not None:
+                u1 = np.where(by_den, u1, ve)
+        w1 = escape_gain + (1 - pe) * u1
         top = np.maximum(u0.max(axis=0), w1.max(axis=0))
-        # the best after a round, and among those the best on entry (the scalar tie-break)
-        U[x] = np.maximum(np.where(u0 == top, u0, -np.inf).max(axis=0),
-                          np.where(w1 == top, u1, -np.inf).max(axis=0))
+        # the best after a round, and among those the best on entry (the scalar tie-break):
+        # a champion fighting on whose u0 is the top enters at the top
+        on_entry = np.where(w1 == top, u1, -np.inf).max(axis=0)
+        U[x] = np.maximum(np.where((u0 == top).any(axis=0), top, -np.inf), on_entry)
         W[x] = top
     return U[START]
 
@@ -214,11 +219,15 @@ def solve_columns(setup: Setup, terms: list, VT, np):
 @lru_cache(maxsize=1024)
 def _matrices(setup: Setup, terms: tuple) -> tuple:
     """Per fight state (in ``skeleton`` order): the terminal probabilities of each
-    champion as a matrix over ``terms``, the loop probabilities (column), and the moves to
-    other states ``(champion index, state, p)``."""
+    champion as a matrix over ``terms``, the moves to other states ``(champion index,
+    state, p)``, and per champion (columns) what ``solve_columns`` divides and adds:
+    ``(1 - p_loop, whether a round can change anything (None: for every champion), p_loop
+    * p_escape, 1 - p_loop * (1 - p_escape), whether that is above 0 (None: for every
+    champion))``."""
     import numpy as np
 
     tindex = {t: i for i, t in enumerate(terms)}
+    pe = setup.p_escape
     out = []
     for x, cands in skeleton(setup):
         P = np.zeros((len(cands), len(terms)))
@@ -227,7 +236,10 @@ def _matrices(setup: Setup, terms: tuple) -> tuple:
                 P[i, tindex[t]] += p
         lp = np.array([loop for _, _, _, loop in cands])[:, None]
         nxt = tuple((i, y, p) for i, (_, _, ys, _) in enumerate(cands) for y, p in ys)
-        out.append((x, P, lp, nxt))
+        stay, den = lp < 1 - 1e-15, 1 - lp * (1 - pe)
+        by_den = den > 1e-15
+        out.append((x, P, nxt, (1 - lp, None if stay.all() else stay, lp * pe, den,
+                                None if by_den.all() else by_den)))
     return tuple(out)
 
 
