@@ -99,45 +99,119 @@ def _write_member(archive, name: str, array) -> None:
         np.lib.format.write_array(stream, array, allow_pickle=False)
 
 
+class EntryWriter:
+    """One entry written as its arrays come (``add``), kept only once committed
+    (``commit``): until then a temp file in the folder (``TEMP_PREFIX``), removed by
+    ``abort``, by a failed ``add`` or ``commit``, and on leaving a ``with`` block
+    uncommitted. For a caller that makes an entry's arrays while doing other work (a
+    solve writing each turn's values as they are made, then dropping them): nothing is
+    held but the array being written. ``add`` raises ``TooLarge`` (the temp file
+    removed) as soon as the entry is past ``max_bytes``: it would not be kept."""
+
+    def __init__(self, key: str, kind: str, directory: Path | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES):
+        import tempfile
+
+        self.key, self.kind, self.max_bytes = key, kind, max_bytes
+        self.folder = directory if directory is not None else cache_dir()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        handle, self._temp = tempfile.mkstemp(dir=self.folder, prefix=TEMP_PREFIX,
+                                              suffix=SUFFIX)
+        try:
+            self._stream = os.fdopen(handle, "wb")
+            self._archive = zipfile.ZipFile(self._stream, "w", zipfile.ZIP_STORED,
+                                            allowZip64=True)
+        except BaseException:
+            os.close(handle)
+            Path(self._temp).unlink(missing_ok=True)
+            raise
+        self._sums: dict = {}
+
+    def __enter__(self) -> "EntryWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.abort()
+
+    @property
+    def open(self) -> bool:
+        """Whether arrays can still be added (not committed, not aborted)."""
+        return self._archive is not None
+
+    def add(self, name: str, value) -> None:
+        """Write array ``name`` (checksummed; the entry's arrays are read by name, in any
+        order). ``ValueError`` for a reserved or repeated name, or once committed or
+        given up (nothing written); ``TooLarge`` once the entry is past ``max_bytes``; on
+        any error the entry is aborted."""
+        import numpy as np
+
+        if not self.open:
+            raise ValueError("the entry is committed or given up: no array can be added")
+        if name == HEADER_ARRAY or name in self._sums:
+            raise ValueError(f"array name {name} is reserved or repeated")
+        try:
+            value = np.ascontiguousarray(value)
+            self._sums[name] = _checksum(name, value)
+            _write_member(self._archive, name, value)
+            size = self._stream.tell()
+            if size > self.max_bytes:
+                raise TooLarge(size, self.max_bytes)
+        except BaseException:
+            self.abort()
+            raise
+
+    def commit(self, meta: dict) -> Path:
+        """Write the header (``meta``: the caller's metadata), put the entry in place
+        atomically and prune the folder to ``max_bytes``, this entry kept; its path.
+        ``TooLarge`` (nothing kept or pruned) if it is larger than ``max_bytes``."""
+        import numpy as np
+
+        if not self.open:
+            raise ValueError("the entry is committed or given up already")
+        target = self.folder / f"{self.key}{SUFFIX}"
+        try:
+            header = {"format": FORMAT_VERSION, "app": APP_NAME, "kind": self.kind,
+                      "key": self.key, "meta": meta, "checksums": self._sums}
+            _write_member(self._archive, HEADER_ARRAY, np.frombuffer(
+                json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8))
+            self._archive.close()
+            self._stream.close()
+            self._archive = None
+            size = os.path.getsize(self._temp)
+            if size > self.max_bytes:
+                raise TooLarge(size, self.max_bytes)
+            os.replace(self._temp, target)
+        except BaseException:
+            self.abort()
+            raise
+        prune(self.folder, self.max_bytes, keep=target)
+        return target
+
+    def abort(self) -> None:
+        """Give the entry up: the temp file closed and removed (nothing if committed)."""
+        archive, self._archive = self._archive, None
+        if archive is not None:
+            try:
+                archive.close()
+            except Exception:  # a half-written member: the file is removed anyway
+                pass
+        if not self._stream.closed:
+            self._stream.close()
+        Path(self._temp).unlink(missing_ok=True)
+
+
 def write_entry(key: str, kind: str, meta: dict, arrays,
                 directory: Path | None = None,
                 max_bytes: int = DEFAULT_MAX_BYTES) -> Path:
     """Write one entry atomically, then prune the folder to `max_bytes` (``TooLarge``,
     nothing kept or pruned, if the entry alone is larger). ``arrays``: a mapping of names
     to arrays, or (name, array) pairs (each written, checksummed and dropped before the
-    next is made)."""
-    import tempfile
-
-    import numpy as np
-
-    folder = directory if directory is not None else cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    next is made). (``EntryWriter`` for arrays made between other work.)"""
     pairs = arrays.items() if hasattr(arrays, "items") else arrays
-    target = folder / f"{key}{SUFFIX}"
-    handle, temp_name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=SUFFIX)
-    try:
-        with os.fdopen(handle, "wb") as stream, \
-                zipfile.ZipFile(stream, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
-            sums: dict = {}
-            for name, value in pairs:
-                if name == HEADER_ARRAY or name in sums:
-                    raise ValueError(f"array name {name} is reserved or repeated")
-                value = np.ascontiguousarray(value)
-                sums[name] = _checksum(name, value)
-                _write_member(archive, name, value)
-            header = {"format": FORMAT_VERSION, "app": APP_NAME, "kind": kind, "key": key,
-                      "meta": meta, "checksums": sums}
-            _write_member(archive, HEADER_ARRAY, np.frombuffer(
-                json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8))
-        size = os.path.getsize(temp_name)
-        if size > max_bytes:
-            raise TooLarge(size, max_bytes)
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    prune(folder, max_bytes, keep=target)
-    return target
+    with EntryWriter(key, kind, directory, max_bytes) as writer:
+        for name, value in pairs:
+            writer.add(name, value)
+        return writer.commit(meta)
 
 
 class Entry:

@@ -62,3 +62,40 @@ def test_an_entry_larger_than_the_bound_alone_is_not_kept_and_prunes_nothing(tmp
                           max_bytes=500_000)
     assert caught.value.size > 800_000 and caught.value.max_bytes == 500_000
     assert list(tmp_path.iterdir()) == [small]  # no temp file left, nothing pruned
+
+
+def test_an_entry_written_array_by_array_is_kept_only_once_committed(tmp_path):
+    with cache.EntryWriter("k1", "demo", tmp_path) as writer:
+        writer.add("b", np.arange(3.0))
+        writer.add("a", np.array([1 / 3]))
+        (temp,) = tmp_path.iterdir()  # a temp file until committed
+        assert temp.name.startswith(cache.TEMP_PREFIX)
+        assert cache.read_entry("k1", "demo", tmp_path) is None
+        path = writer.commit({"n": 2})
+    meta, arrays = cache.read_entry("k1", "demo", tmp_path)
+    assert meta == {"n": 2} and sorted(arrays.names) == ["a", "b"]
+    assert arrays["a"].tobytes() == np.array([1 / 3]).tobytes()
+    assert list(tmp_path.iterdir()) == [path]
+    with pytest.raises(ValueError, match="committed or given up"):
+        writer.add("c", np.zeros(2))
+
+
+def test_an_entry_given_up_leaves_nothing_and_refuses_more(tmp_path):
+    kept = cache.write_entry("k0", "demo", {}, {"v": np.zeros(4)}, tmp_path)
+    with cache.EntryWriter("k1", "demo", tmp_path) as writer:
+        writer.add("v", np.zeros(4))
+        with pytest.raises(ValueError, match="reserved or repeated"):
+            writer.add("v", np.zeros(4))
+    assert list(tmp_path.iterdir()) == [kept]  # left uncommitted: removed
+    assert not writer.open
+    with pytest.raises(ValueError):
+        writer.commit({})
+
+
+def test_an_entry_past_the_bound_is_given_up_as_soon_as_it_is(tmp_path):
+    writer = cache.EntryWriter("k1", "demo", tmp_path, max_bytes=100_000)
+    writer.add("small", np.zeros(10))
+    with pytest.raises(cache.TooLarge) as caught:
+        writer.add("big", np.zeros(20_000))
+    assert caught.value.size > 160_000 and caught.value.max_bytes == 100_000
+    assert list(tmp_path.iterdir()) == [] and not writer.open

@@ -254,19 +254,31 @@ def test_a_bad_table_read_later_drops_the_entry_with_one_warning(shipped, capsys
                 assert np.asarray(v).tobytes() == want.tobytes()
 
 
+def turns_held(memo) -> set:
+    """The turns ``memo``'s kept stores hold values of."""
+    return {k[0] for name in packed.STORES for k in getattr(memo, name)}
+
+
 def test_a_second_solver_reads_the_entry_and_answers_exactly_as_solving(shipped, folder, log):
+    """The entry written as the solve goes holds the whole case exactly (a whole solve's
+    memo bit for bit), while the solver that wrote it kept in memory only the two turns
+    ``advise`` reads; a second solver answers from the entry as solving does."""
     cf = late(shipped)
     first = A.Solver(cf.ctx)
     assert store.prepare(first, cf.case) == store.SOLVED
     assert solves(log) == 1
     assert [p.name for p in folder.iterdir()] == [f"{store.case_key(cf.ctx)}.npz"]
+    assert turns_held(first.memo) == {cf.case.turn, cf.case.turn + 1}
+    whole = A.Solver(cf.ctx)  # no cache: every turn kept in memory
+    assert store.prepare(whole, cf.case, use_cache=False, whole=True) == store.SOLVED
+    assert turns_held(whole.memo) == {10, 11, 12}
     plain = A.Solver(cf.ctx)  # no cache: the two turns advise keeps
     assert store.prepare(plain, cf.case, use_cache=False) == store.SOLVED
-    assert solves(log) == 2
+    assert solves(log) == 3
     read = A.Solver(cf.ctx)
     assert store.prepare(read, cf.case) == store.CACHED
-    assert solves(log) == 2
-    assert stores_equal(first.memo, read.memo)
+    assert solves(log) == 3
+    assert stores_equal(whole.memo, read.memo)
     got, want = A.advise(cf.ctx, cf.case, solver=read), A.advise(cf.ctx, cf.case, solver=plain)
     assert got.best == want.best and [a for a, _ in got.actions] == [a for a, _ in want.actions]
     assert got.p_win == pytest.approx(want.p_win, abs=1e-15, rel=0)
@@ -279,7 +291,7 @@ def test_a_second_solver_reads_the_entry_and_answers_exactly_as_solving(shipped,
     for waited in (False, True):  # after the Action: the Encounter phase, read too
         assert read.after_action(cf.case, waited) == pytest.approx(
             plain.after_action(cf.case, waited), abs=1e-15, rel=0)
-    assert solves(log) == 2
+    assert solves(log) == 3
 
 
 def test_later_states_of_the_case_read_the_entry_and_others_are_merged_in(shipped, log):
@@ -387,8 +399,9 @@ def test_a_damaged_chunk_read_later_drops_the_entry_and_is_never_trusted(
     on) found damaged: one warning, the entry removed, the values not read yet forgotten,
     the answers still exact (solved again)."""
     cf = late(shipped)
-    solved = A.Solver(cf.ctx)
-    store.prepare(solved, cf.case)
+    store.prepare(A.Solver(cf.ctx), cf.case)
+    solved = A.Solver(cf.ctx)  # what the entry holds, in memory
+    store.prepare(solved, cf.case, use_cache=False, whole=True)
     path = folder / f"{store.case_key(cf.ctx)}.npz"
     first = _read_first(path, cf)
     with np.load(path) as archive:
@@ -440,6 +453,57 @@ def test_a_full_disk_leaves_no_file_behind(shipped, folder, monkeypatch, capsys)
     assert list(folder.iterdir()) == []
 
 
+def test_a_disk_full_midway_leaves_no_file_and_the_answers_exact(shipped, folder, monkeypatch,
+                                                                  capsys):
+    """The entry is written as the solve goes: a write failing after some turns were
+    written gives the entry up (no file left), warns once, and the solve goes on to the
+    same answers as without the cache."""
+    written = []
+    real = cache._write_member
+
+    def fills_up(archive, name, array):
+        written.append(name)
+        if len(written) > 12:
+            raise OSError(28, "No space left on device")
+        real(archive, name, array)
+
+    monkeypatch.setattr(cache, "_write_member", fills_up)
+    monkeypatch.setattr(store, "_warned", set())
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    assert store.prepare(solver, cf.case) == store.SOLVED
+    assert len(written) == 13 and written[0].startswith("start.12.")  # turn 12 first
+    err = capsys.readouterr().err
+    assert err.count("warning:") == 1 and "No space left on device" in err
+    assert list(folder.iterdir()) == []
+    plain = A.Solver(cf.ctx)
+    store.prepare(plain, cf.case, use_cache=False)
+    got, want = A.advise(cf.ctx, cf.case, solver=solver), A.advise(cf.ctx, cf.case, solver=plain)
+    assert got.actions == want.actions and got.p_win == want.p_win
+
+
+def test_an_entry_past_the_bound_is_given_up_at_once_and_the_solve_goes_on(
+        shipped, folder, monkeypatch, capsys):
+    monkeypatch.setattr(store, "_warned", set())
+    packed_turns = []
+    turn = packed.Packer.turn
+    monkeypatch.setattr(packed.Packer, "turn",
+                        lambda self, t, stores: packed_turns.append(t) or turn(self, t, stores))
+    cf = late(shipped)
+    solver = A.Solver(cf.ctx)
+    assert store.solve_writing(solver, cf.case, max_bytes=30_000) is None
+    assert packed_turns == [12]  # not one turn packed after the entry was given up
+    assert "larger than the cache's bound" in capsys.readouterr().err
+    assert list(folder.iterdir()) == []
+    assert turns_held(solver.memo) == {10, 11}
+    plain = A.Solver(cf.ctx)
+    store.prepare(plain, cf.case, use_cache=False)
+    assert A.advise(cf.ctx, cf.case, solver=solver).actions == \
+        A.advise(cf.ctx, cf.case, solver=plain).actions
+    assert store.solve_writing(plain, cf.case) is None  # nothing left to solve: no entry
+    assert list(folder.iterdir()) == []
+
+
 def test_no_cache_neither_reads_nor_writes(shipped, folder, log):
     cf = late(shipped)
     assert store.prepare(A.Solver(cf.ctx), cf.case, use_cache=False) == store.SOLVED
@@ -481,12 +545,15 @@ def test_a_case_solved_once_is_read_back_for_any_later_state(shipped, log):
     want = A.advise(cf.ctx, cf.case, solver=solver)
     read = A.Solver(cf.ctx)
     assert store.prepare(read, cf.case) == store.CACHED
-    assert stores_equal(solver.memo, read.memo)
     got = A.advise(cf.ctx, cf.case, solver=read)
     assert (got.best, got.actions, got.p_win) == (want.best, want.actions, want.p_win)
     later = load_case(shipped, {**cf.record, "turn": 11, "sm": 2, "luck": 3})
     assert store.prepare(A.Solver(later.ctx), later.case) == store.CACHED
     assert solves(log) == 1
+    assert turns_held(solver.memo) == {9, 10}
+    whole = A.Solver(cf.ctx)  # the entry holds the whole case, bit for bit
+    store.prepare(whole, cf.case, use_cache=False, whole=True)
+    assert stores_equal(whole.memo, read.memo)
 
 
 def test_an_entry_larger_than_the_bound_is_not_kept(shipped, folder, monkeypatch, capsys):

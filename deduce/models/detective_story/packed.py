@@ -51,14 +51,13 @@ def key_types() -> dict:
     return {"Case": Case, "Flags": Flags, "Sheet": Sheet}
 
 
-def _store_turns(memo) -> list:
-    """``(store, turn, [(key, value), ...])`` of ``memo``'s stores ``STORES``, in order."""
-    out = []
+def by_turn(memo) -> dict:
+    """``{turn: {store: [(key, value), ...]}}`` of ``memo``'s stores ``STORES`` (the
+    turns, stores and keys in the memo's order)."""
+    out: dict = {}
     for name in STORES:
-        by_turn: dict = {}
         for k, v in getattr(memo, name).items():
-            by_turn.setdefault(k[0], []).append((k, v))
-        out += [(name, t, by_turn[t]) for t in sorted(by_turn)]
+            out.setdefault(k[0], {}).setdefault(name, []).append((k, v))
     return out
 
 
@@ -72,32 +71,52 @@ def _pieces(value) -> tuple:
 def pack(memo):
     """The stores ``STORES`` of ``memo`` as (name, array) pairs, made one at a time (see
     the module's docstring; ``dict(pack(memo))`` for all at once)."""
-    import json
+    packer = Packer()
+    for t, stores in sorted(by_turn(memo).items()):
+        yield from packer.turn(t, stores)
+    yield from packer.finish()
 
-    import numpy as np
 
-    from deduce.models.detective_story.dp.grid import L
+class Packer:
+    """``pack`` a turn at a time: ``turn(t, stores)`` gives the arrays of turn ``t``'s
+    values (``stores``: ``by_turn(memo)[t]``; each turn once: a solve that makes the
+    turns one by one writes each as it comes, then drops it), ``finish()`` the index and
+    the key parts after the last turn. ``values``: the values packed so far, counted at
+    every Luck."""
 
-    types = key_types()
-    flat = {cls: name for name, cls in types.items() if issubclass(cls, tuple)}
-    atoms: list = []
-    index: dict = {}
+    def __init__(self):
+        self.types = key_types()
+        self._flat = {cls: name for name, cls in self.types.items() if issubclass(cls, tuple)}
+        self.atoms: list = []
+        self._index: dict = {}
+        self._table: list = []
+        self.values = 0
 
-    def atom(part) -> int:
+    def _atom(self, part) -> int:
         slot = (type(part), part)
-        i = index.get(slot)
+        i = self._index.get(slot)
         if i is None:
-            if type(part) in flat:  # its fields are atoms of their own: each read once
-                encoded = {"n": flat[type(part)], "a": [atom(x) for x in part]}
+            if type(part) in self._flat:  # its fields are atoms of their own: each read once
+                encoded = {"n": self._flat[type(part)], "a": [self._atom(x) for x in part]}
             else:
-                encoded = K.encode(part, types)
-            i = index[slot] = len(atoms)
-            atoms.append(encoded)
+                encoded = K.encode(part, self.types)
+            i = self._index[slot] = len(self.atoms)
+            self.atoms.append(encoded)
         return i
 
-    table = []
-    for name, t, items in _store_turns(memo):
-        keys = [[atom(part) for part in k] for k, _ in items]
+    def turn(self, t: int, stores: dict):
+        """The arrays of turn ``t``'s values (``stores``: store -> [(key, value), ...]),
+        store by store."""
+        for name in STORES:
+            if stores.get(name):
+                yield from self._store_turn(name, t, stores[name])
+
+    def _store_turn(self, name: str, t: int, items: list):
+        import numpy as np
+
+        from deduce.models.detective_story.dp.grid import L
+
+        keys = [[self._atom(part) for part in k] for k, _ in items]
         if len({len(k) for k in keys}) > 1:
             raise ValueError(f"memo store {name}: keys of different lengths")
         parts, pieces, los, starts, blocks = [], [], [], [], []
@@ -121,12 +140,20 @@ def pack(memo):
         yield f"{name}.{t}.parts", np.array(parts, dtype=np.int16)
         yield f"{name}.{t}.pieces", np.array(pieces, dtype=np.int32).reshape(-1, 4)
         yield f"{name}.{t}.rows", _row_table(los, starts)
-        table.append((STORES.index(name), t, len(keys), chunk + 1, n_values))
-    yield "index", np.array(table, dtype=np.int64).reshape(-1, 5)
-    texts = [json.dumps(a, sort_keys=True, separators=(",", ":")).encode("utf-8")
-             for a in atoms]  # each parsed alone, when a key needs it
-    yield "atoms", np.frombuffer(b"".join(texts), dtype=np.uint8)
-    yield "atoms.at", np.cumsum([0] + [len(x) for x in texts], dtype=np.int64)
+        self._table.append((STORES.index(name), t, len(keys), chunk + 1, n_values))
+        self.values += n_values
+
+    def finish(self):
+        """The index of every (store, turn) packed and the key parts' table."""
+        import json
+
+        import numpy as np
+
+        yield "index", np.array(self._table, dtype=np.int64).reshape(-1, 5)
+        texts = [json.dumps(a, sort_keys=True, separators=(",", ":")).encode("utf-8")
+                 for a in self.atoms]  # each parsed alone, when a key needs it
+        yield "atoms", np.frombuffer(b"".join(texts), dtype=np.uint8)
+        yield "atoms.at", np.cumsum([0] + [len(x) for x in texts], dtype=np.int64)
 
 
 def trim(block) -> tuple:

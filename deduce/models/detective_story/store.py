@@ -15,7 +15,10 @@ Contract:
   found damaged then drops the entry with one warning, never trusted);
 - ``prepare(solver, case, phase, waited, use_cache, whole)``: make sure ``solver`` answers at
   the case without solving again: from its memory, else from the cache entry, else by
-  solving (the whole case when ``use_cache``) and writing the entry. A corrupt, truncated,
+  solving (the whole case when ``use_cache``) and writing the entry: a solver with
+  nothing in memory writes each turn into the entry as the solve makes it and keeps only
+  what it answers from (``solve_writing``), one that read part of an entry merges the
+  rest in and writes the whole memo (``save``). A corrupt, truncated,
   foreign or other-version entry is ignored with one warning on stderr (``core.cache``)
   and the case solved again and rewritten; a folder that cannot be written is warned
   about once and the command goes on.
@@ -132,8 +135,7 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
         _too_large(exc.size, max_bytes)
         return None
     except OSError as exc:
-        _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
-                            f"({exc.strerror or exc}): going on without it")
+        _write_failed(folder, exc)
         return None
     finally:
         if collecting:
@@ -169,24 +171,98 @@ def prepare(solver, case, phase: str = "action", waited: bool = False,
     """Make sure ``solver`` answers at ``case`` (``phase``, ``waited``) without solving:
     ``MEMORY`` (it could already, or there is nothing to solve: the case is over, or SM or
     Luck is past the grid, which ``advice.advise`` refuses), ``CACHED`` (read from the
-    cache entry), ``SOLVED`` (solved here: the whole case, then the entry written, when
-    ``use_cache``; else ``whole`` as ``Solver.prepare``). ``use_cache`` False: the cache
+    cache entry), ``SOLVED`` (solved here: the whole case, written into the entry, when
+    ``use_cache``: see the module's docstring; else ``whole`` as ``Solver.prepare``). ``use_cache`` False: the cache
     is neither read nor written."""
     from deduce.models.detective_story.dp.grid import LUCK_CAP, SM_CAP
 
     if case.over or case.sm > SM_CAP or case.luck > LUCK_CAP or covered(solver, case, phase,
                                                                           waited):
         return MEMORY
+    loaded = False
     if use_cache:
         if solver.progress:
             solver.progress("reading the solved case from the cache")
-        if load(solver) and covered(solver, case, phase, waited):
+        loaded = load(solver)
+        if loaded and covered(solver, case, phase, waited):
             return CACHED
+    if use_cache and not loaded and not solver.memo.entries:
+        solve_writing(solver, case, phase, waited, whole)
+        return SOLVED
     solver.prepare(case, encounter=phase == "encounter", whole=whole or use_cache,
                    waited=waited)
     if use_cache:
         save(solver)
     return SOLVED
+
+
+def solve_writing(solver, case, phase: str = "action", waited: bool = False,
+                  whole: bool = False, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
+    """Solve the whole case from ``case`` with ``solver`` (whose memo holds nothing yet),
+    writing each turn's values into its cache entry as the solve makes them (turn 12
+    first: ``cache.EntryWriter``, ``packed.Packer``) and, unless ``whole``, keeping in
+    memory only what ``prepare`` answers from (this turn's and the next): a solved case
+    is never held whole in memory for the sake of the cache (a fresh a001 case: the
+    first ``advise`` peaks at about the memory of a solve without the cache, not half as
+    much again). The entry is kept once the last turn is written (its path); a folder
+    that cannot be written, or an entry past ``max_bytes``, is warned about once and the
+    solve goes on without it (None)."""
+    from deduce.models.detective_story.packed import Packer, by_turn
+
+    folder = _folder()
+    writer = None
+    if folder is None:
+        _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
+    else:
+        try:
+            writer = cache.EntryWriter(case_key(solver.ctx), KIND, folder, max_bytes)
+        except OSError as exc:
+            _write_failed(folder, exc)
+    packer, written = Packer(), []
+
+    def each_turn(t: int) -> None:
+        nonlocal writer
+        if writer is None:
+            return
+        try:
+            for name, array in packer.turn(t, by_turn(solver.memo).get(t, {})):
+                writer.add(name, array)
+            written.append(t)
+        except cache.TooLarge as exc:  # the writer gave the entry up
+            _too_large(exc.size, max_bytes)
+            writer = None
+        except OSError as exc:
+            writer.abort()
+            _write_failed(folder, exc)
+            writer = None
+
+    try:
+        solver.prepare(case, encounter=phase == "encounter", whole=whole, waited=waited,
+                       each_turn=each_turn)
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is None:
+        return None
+    if not written:  # nothing solved (the memo knew the case): no entry of nothing
+        writer.abort()
+        return None
+    try:
+        for name, array in packer.finish():
+            writer.add(name, array)
+        return writer.commit(_meta(solver.ctx, packer.values))
+    except cache.TooLarge as exc:
+        _too_large(exc.size, max_bytes)
+    except OSError as exc:
+        writer.abort()
+        _write_failed(folder, exc)
+    return None
+
+
+def _write_failed(folder: Path, exc: OSError) -> None:
+    _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
+                        f"({exc.strerror or exc}): going on without it")
 
 
 def attach(ctx) -> None:

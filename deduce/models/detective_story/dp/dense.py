@@ -39,12 +39,14 @@ class DenseSweep:
     partial = False
 
     def run(self, recursion, roots_v, roots_w, t0: int, keep=None, report=None,
-            cells=None) -> None:
+            cells=None, on_turn=None) -> None:
         """Fill ``recursion``'s memo for everything reachable from start-of-turn rows
         ``roots_v`` ((mode key, flags) at turn ``t0``) and Encounter phases ``roots_w``
         (mode keys), for the turns in ``keep`` (None: every turn), at every cell
         (``cells``, the roots' (SM, Luck), is not read). Turns not kept are computed in
-        reused buffers. ``report(message)`` is told each turn laid out and solved."""
+        reused buffers. ``report(message)`` is told each turn laid out and solved;
+        ``on_turn(t)`` is called once a kept turn's values are in the memo (as
+        ``sweep.Sweep.run``)."""
         turns: list[Turn] = []
         shared = Shared(self.buffers, recursion.compiler.moves)
         cur = first_turn(recursion, roots_v, roots_w, t0, shared)
@@ -61,6 +63,8 @@ class DenseSweep:
             report(f"solving turn {turn.t} (from turn {T.TURNS} back to turn {t0})")
             turn.keep = keep is None or turn.t in keep
             nxt_v = _backward(recursion, turn, nxt_v)
+            if on_turn is not None and turn.keep:
+                on_turn(turn.t)
 
 
 

@@ -65,6 +65,14 @@ class Memo:
             del self.start_rows[next(iter(self.start_rows))]
         self.start_rows[k] = value
 
+    def drop_turn(self, t: int) -> None:
+        """Forget turn ``t``'s ``start``, ``action`` and ``encounter_all`` entries (what a
+        sweep writes): a solve that kept them elsewhere (``store``) no longer holds them
+        here; a cell asked later is not known (read from there, or solved again)."""
+        for store in (self.start, self.action, self.encounter_all):
+            for k in [k for k in store if k[0] == t]:
+                del store[k]
+
     @property
     def entries(self) -> int:
         """Values kept (each over every SM and Luck; an Encounter entry over its labels):

@@ -58,13 +58,17 @@ class Solver:
         return self.sweep is not None
 
     def prepare(self, case: Case, encounter: bool = False, whole: bool = True,
-                waited: bool = False) -> None:
+                waited: bool = False, each_turn=None) -> None:
         """Make sure the memo has ``case`` (at the start of its turn, or after its Action
         if ``encounter``, after Wait if ``waited``): else evaluate everything reachable
         from it a turn at a time (the sweep; without one, nothing: the recursion computes
         on demand). ``whole``: keep every later turn's values too (a bot playing the case
         on reads them); else only this turn's and the next (enough for ``advise`` and
-        ``reroll_advice``); a later ``whole`` request sweeps such a root again."""
+        ``reroll_advice``); a later ``whole`` request sweeps such a root again.
+        ``each_turn(t)``, if given, is called as each turn's values are in the memo (turn
+        12 first) when a sweep runs: every turn is then swept, and those not kept dropped
+        from the memo once it returns (a caller keeps the whole case on disk that way,
+        never holding it in memory)."""
         if case.over or self.sweep is None:
             return
         key = self.modes.key(case)
@@ -80,7 +84,16 @@ class Solver:
             self._partial.clear()
             return self.prepare(case, encounter, whole, waited)
         if not hit:
-            self._sweep(*roots, keep=None if whole else range(case.turn, case.turn + 2))
+            kept = None if whole else range(case.turn, case.turn + 2)
+            if each_turn is None:
+                self._sweep(*roots, keep=kept)
+            else:
+                def on_turn(t: int) -> None:
+                    each_turn(t)
+                    if kept is not None and t not in kept:
+                        self.memo.drop_turn(t)
+
+                self._sweep(*roots, on_turn=on_turn)
             if not whole:
                 self._partial.append(roots)
 
@@ -106,9 +119,9 @@ class Solver:
             v = r.start_value(case.turn, key, flags_of(case), case.sm, case.luck, fallback=False)
         return v == v
 
-    def _sweep(self, roots_v, roots_w, t0: int, cells, keep=None) -> None:
+    def _sweep(self, roots_v, roots_w, t0: int, cells, keep=None, on_turn=None) -> None:
         self.sweep.run(self.recursion, roots_v, roots_w, t0, keep, report=self.progress,
-                       cells=cells)
+                       cells=cells, on_turn=on_turn)
 
     def value(self, case: Case, whole: bool = True) -> float:
         """P(win) at the start of ``case``'s turn (``whole``: see ``prepare``)."""

@@ -74,23 +74,25 @@ class Sweep:
     partial = True
 
     def run(self, recursion, roots_v, roots_w, t0: int, keep=None, report=None,
-            cells=None) -> None:
+            cells=None, on_turn=None) -> None:
         """Fill ``recursion``'s memo for start-of-turn rows ``roots_v`` ((mode key, flags)
         at turn ``t0``) and Encounter phases ``roots_w`` (mode keys), at the flat (SM,
         Luck) indices ``cells`` (one per root, ``roots_v`` then ``roots_w``; None: every
         cell), for the turns in ``keep`` (None: every turn). ``report(message)`` is told
-        each turn laid out and solved."""
+        each turn laid out and solved; ``on_turn(t)`` is called once a kept turn's values
+        are in the memo (turn 12 first), before the turn before it is solved (it may take
+        them out of the memo: the sweep does not read them again)."""
         collecting = gc.isenabled()
         gc.unfreeze()  # what an earlier sweep froze (below) is the collector's again
         gc.disable()  # millions of small objects laid out: the cyclic collector's passes
         try:  # over them cost a third of the time, and they hold no cycle to free
-            self._run(recursion, roots_v, roots_w, t0, keep, report, cells)
+            self._run(recursion, roots_v, roots_w, t0, keep, report, cells, on_turn)
         finally:
             if collecting:  # what the sweep made and keeps is not scanned until the next
                 gc.freeze()  # sweep (the first pass over it took 0.12 s after a fresh
                 gc.enable()  # a001 solve; a solver is freed by reference counts alone)
 
-    def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells) -> None:
+    def _run(self, recursion, roots_v, roots_w, t0, keep, report, cells, on_turn) -> None:
         report = report or (lambda message: None)
         plot = Chart(recursion)
         charts, _ = plot.run(roots_v, roots_w, t0, report)
@@ -118,6 +120,8 @@ class Sweep:
             report(f"solving turn {t} (from turn {T.TURNS} back to turn {t0})")
             held, nxt_v = [nxt_v], None  # dropped by ``_backward`` once read
             nxt_v = _backward(atlas, plan, held)
+            if on_turn is not None and plan.kept:
+                on_turn(t)
 
 
 def _reach(atlas: Atlas, c: TurnChart, vband: Band, wroots, kept: bool) -> tuple:
