@@ -175,6 +175,12 @@ def test_trim_keeps_each_slot_up_to_its_last_change_and_untrim_restores_the_bits
     assert len(values) == int(widths.sum(dtype=np.int64))
     back = packed.untrim(values, widths)
     assert back.shape == block.shape and back.tobytes() == block.tobytes()
+    for w in (1, 2, 11):  # a late turn's block, on its Luck columns: as if widened to L
+        from deduce.models.detective_story.dp.grid import luck_columns
+
+        narrow, wide = packed.trim(block[:, :w]), packed.trim(luck_columns(block[:, :w], L))
+        assert narrow[0].tobytes() == wide[0].tobytes()
+        assert narrow[1].tolist() == wide[1].tolist()
 
 
 def test_untrim_refuses_values_and_widths_that_do_not_fit():

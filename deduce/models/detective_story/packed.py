@@ -132,7 +132,7 @@ class Packer:
                 pieces.append((p.ndim, len(p), chunk, held))
                 los.append(p.lo)
                 starts.append(p.start)
-                blocks.append(np.asarray(p.values(), dtype=np.float64).reshape(n, L))
+                blocks.append(np.asarray(p.columns(), dtype=np.float64))
                 held += n
                 n_values += n * L
         yield from _chunk(f"{name}.{t}", chunk, blocks)
@@ -157,19 +157,22 @@ class Packer:
 
 
 def trim(block) -> tuple:
-    """A chunk's values (slots, L) as ``(values, widths)``: per slot its Luck columns up
-    to the last one whose bits differ from the next column's (``widths``, uint8, 1 to L),
-    concatenated (float64). Bit for bit: NaN and -0.0 are kept as they are."""
+    """A chunk's values (slots, w) (w at most L: a Luck above the last column reads it) as
+    ``(values, widths)``: per slot its Luck columns up to the last one whose bits differ
+    from the next column's (``widths``, uint8, 1 to w), concatenated (float64); the same
+    as for the block widened to L columns. Bit for bit: NaN and -0.0 are kept as they
+    are."""
     import numpy as np
 
-    from deduce.models.detective_story.dp.grid import L
-
-    block = np.ascontiguousarray(block, dtype=np.float64).reshape(-1, L)
+    block = np.ascontiguousarray(block, dtype=np.float64)
+    w = block.shape[1]
+    if w == 1:  # one column: nothing to compare
+        return block.reshape(-1), np.ones(len(block), dtype=np.uint8)
     bits = block.view(np.int64)
     differs = bits[:, :-1] != bits[:, 1:]
-    last = (L - 2) - np.argmax(differs[:, ::-1], axis=1)  # the last column that differs
+    last = (w - 2) - np.argmax(differs[:, ::-1], axis=1)  # the last column that differs
     widths = np.where(differs.any(axis=1), last + 2, 1).astype(np.uint8)
-    return block[np.arange(L) < widths[:, None]], widths
+    return block[np.arange(w) < widths[:, None]], widths
 
 
 def untrim(values, widths):
@@ -191,12 +194,16 @@ def untrim(values, widths):
 
 
 def _chunk(prefix: str, k: int, blocks: list):
-    """Chunk ``k`` of a (store, turn) made of ``blocks`` ((slots, L) each), trimmed."""
+    """Chunk ``k`` of a (store, turn) made of ``blocks`` ((slots, Luck columns) each: a
+    turn's share its columns; others are widened to the most), trimmed."""
     import numpy as np
 
-    from deduce.models.detective_story.dp.grid import L
+    from deduce.models.detective_story.dp.grid import luck_columns
 
-    values, widths = trim(np.concatenate(blocks) if blocks else np.zeros((0, L)))
+    w = max((b.shape[1] for b in blocks), default=1)
+    block = np.concatenate([b if b.shape[1] == w else luck_columns(b, w) for b in blocks]) \
+        if blocks else np.zeros((0, w))
+    values, widths = trim(block)
     yield f"{prefix}.c{k}", values
     yield f"{prefix}.w{k}", widths
 

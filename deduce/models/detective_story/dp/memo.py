@@ -119,10 +119,15 @@ class Rows:
         """The (SM, every Luck) slots its rows hold."""
         return int(self.start[-1]) - int(self.start[0])
 
+    def columns(self) -> np.ndarray:
+        """Its rows' slots, in order, on the block's Luck columns: (slots, w), a view (a
+        Luck above the last column reads it)."""
+        return self.block[int(self.start[0]):int(self.start[-1])]
+
     def values(self) -> np.ndarray:
         """Its rows' slots, in order, at every Luck: (slots, L) (a view of the block, or a
         new array when the block has fewer columns)."""
-        v = self.block[int(self.start[0]):int(self.start[-1])]
+        v = self.columns()
         return v if v.shape[1] == L else luck_columns(v, L)
 
     def dense(self) -> np.ndarray:
