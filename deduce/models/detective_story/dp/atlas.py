@@ -117,12 +117,13 @@ class Chart:
         self._label_rows: dict = {}  # (key id, labels) -> W ids of the labels, then after Wait
         self._next: dict = {}  # (key id, band, labels) -> {V id: None} read next turn
         self._seen: dict = {}  # ``layout.lump_targets``
+        self._by_band: dict = {}  # (key, band) -> ``_targets``
 
     def release(self) -> None:
         """Drop what only charting and laying out read (the kept results of a start row,
         an Action, an Encounter phase), once every turn is reached; ``acts`` stays."""
         self._act_rows = self._bonus = self._grown = self._label_rows = None
-        self._next = self._seen = self.vinfo = self.wkey = None
+        self._next = self._seen = self._by_band = self.vinfo = self.wkey = None
         self.V = self.W = self.keys = None
 
     def w(self, key, flags) -> int:
@@ -245,14 +246,30 @@ class Chart:
     def _reads(self, key, t: int, every: tuple) -> dict:
         """The V ids the Encounter phase of turn ``t`` from ``key`` reads next turn, for
         labels ``every`` (an event that allowed Investigate: the labels with it)."""
-        phases, out = self.recursion.phases, {}
-        lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
-        lumps += [phases.line(key, n.line) for lump in lumps for _, n in lump.nodes
-                  if type(n) is Ref]
         unlocked = tuple(f._replace(unlock=True) for f in every)
-        for tg in dict.fromkeys(tg for lump in lumps for tg in lump_targets(lump, self._seen)):
-            for f in (unlocked if tg.flags.unlock else every):
-                out[self.V.row((tg.key, f))] = None
+        ids, row, out = self.V.ids, self.V.row, {}
+        for target, unlock in self._targets(key, t):
+            for f in (unlocked if unlock else every):
+                name = (target, f)
+                i = ids.get(name)  # most are asked before: a start row of an earlier turn
+                out[row(name) if i is None else i] = None
+        return out
+
+    def _targets(self, key, t: int) -> tuple:
+        """``((target key, whether its event allowed Investigate), ...)`` of the Encounter
+        phase of turn ``t``'s band from ``key`` (after Wait or not, its event lines
+        included), each once (kept per (key, band): a key's labels differ from turn to
+        turn, its phase's targets do not)."""
+        k = (key, T.band_for(t))
+        out = self._by_band.get(k)
+        if out is None:
+            phases = self.recursion.phases
+            lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
+            lumps += [phases.line(key, n.line) for lump in lumps for _, n in lump.nodes
+                      if type(n) is Ref]
+            out = self._by_band[k] = tuple(dict.fromkeys(
+                (tg.key, tg.flags.unlock) for tg in dict.fromkeys(
+                    tg for lump in lumps for tg in lump_targets(lump, self._seen))))
         return out
 
 
