@@ -118,12 +118,21 @@ class Chart:
         self._next: dict = {}  # (key id, band, labels) -> {V id: None} read next turn
         self._seen: dict = {}  # ``layout.lump_targets``
         self._by_band: dict = {}  # (key, band) -> ``_targets``
+        # ``_reads``' table of V ids: (target id, label id) -> V id, -1 if not asked yet
+        self._tid: dict = {}
+        self._tnames: list = []
+        self._lid: dict = {}
+        self._lnames: list = []
+        self._lcache: dict = {}  # labels -> their ids
+        self._vtab = np.full((0, 0), -1, dtype=np.intp)
 
     def release(self) -> None:
         """Drop what only charting and laying out read (the kept results of a start row,
         an Action, an Encounter phase), once every turn is reached; ``acts`` stays."""
         self._act_rows = self._bonus = self._grown = self._label_rows = None
         self._next = self._seen = self._by_band = self.vinfo = self.wkey = None
+        self._tid = self._tnames = self._lid = self._lnames = self._lcache = None
+        self._vtab = None
         self.V = self.W = self.keys = None
 
     def w(self, key, flags) -> int:
@@ -245,21 +254,53 @@ class Chart:
 
     def _reads(self, key, t: int, every: tuple) -> dict:
         """The V ids the Encounter phase of turn ``t`` from ``key`` reads next turn, for
-        labels ``every`` (an event that allowed Investigate: the labels with it)."""
-        unlocked = tuple(f._replace(unlock=True) for f in every)
-        ids, row, out = self.V.ids, self.V.row, {}
-        for target, unlock in self._targets(key, t):
-            for f in (unlocked if unlock else every):
-                name = (target, f)
-                i = ids.get(name)  # most are asked before: a start row of an earlier turn
-                out[row(name) if i is None else i] = None
+        labels ``every`` (an event that allowed Investigate: the labels with it), in the
+        order (target, label): read off ``_vtab`` (a (target, label) table of V ids), the
+        start rows not seen yet made in that order."""
+        tids, unlock = self._targets(key, t)
+        lids, unlocked = self._lids(every)
+        cols = np.where(unlock[:, None], unlocked[None, :], lids[None, :])
+        rows = self._vtab[tids[:, None], cols].ravel()
+        missing = np.flatnonzero(rows < 0)
+        if len(missing):  # a (target, label) asked for the first time: its start row
+            k = len(lids)
+            for j in missing.tolist():
+                tid, lid = int(tids[j // k]), int(cols[j // k, j % k])
+                rows[j] = self._vtab[tid, lid] = self.V.row((self._tnames[tid],
+                                                            self._lnames[lid]))
+        return dict.fromkeys(rows.tolist())
+
+    def _lids(self, labels: tuple) -> tuple:
+        """The ``_vtab`` columns of ``labels``, and of each with Investigate allowed (new
+        ones added), as arrays."""
+        out = self._lcache.get(labels)
+        if out is None:
+            ids = []
+            for f in labels + tuple(f._replace(unlock=True) for f in labels):
+                i = self._lid.get(f)
+                if i is None:
+                    i = self._lid[f] = len(self._lnames)
+                    self._lnames.append(f)
+                ids.append(i)
+            both = np.array(ids, dtype=np.intp)
+            out = self._lcache[labels] = (both[:len(labels)], both[len(labels):])
+            self._grow_vtab()
         return out
 
+    def _grow_vtab(self) -> None:
+        """``_vtab`` widened to every target and label id given so far (-1: not asked)."""
+        shape = (len(self._tnames), len(self._lnames))
+        if shape[0] > self._vtab.shape[0] or shape[1] > self._vtab.shape[1]:
+            grown = np.full((max(shape[0], 2 * self._vtab.shape[0]),
+                             max(shape[1], 2 * self._vtab.shape[1])), -1, dtype=np.intp)
+            grown[:self._vtab.shape[0], :self._vtab.shape[1]] = self._vtab
+            self._vtab = grown
+
     def _targets(self, key, t: int) -> tuple:
-        """``((target key, whether its event allowed Investigate), ...)`` of the Encounter
-        phase of turn ``t``'s band from ``key`` (after Wait or not, its event lines
-        included), each once (kept per (key, band): a key's labels differ from turn to
-        turn, its phase's targets do not)."""
+        """``(target ids, whether each one's event allowed Investigate)`` (arrays) of the
+        Encounter phase of turn ``t``'s band from ``key`` (after Wait or not, its event
+        lines included), each target once (kept per (key, band): a key's labels differ
+        from turn to turn, its phase's targets do not)."""
         k = (key, T.band_for(t))
         out = self._by_band.get(k)
         if out is None:
@@ -267,9 +308,18 @@ class Chart:
             lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
             lumps += [phases.line(key, n.line) for lump in lumps for _, n in lump.nodes
                       if type(n) is Ref]
-            out = self._by_band[k] = tuple(dict.fromkeys(
-                (tg.key, tg.flags.unlock) for tg in dict.fromkeys(
-                    tg for lump in lumps for tg in lump_targets(lump, self._seen))))
+            found = dict.fromkeys((tg.key, tg.flags.unlock) for tg in dict.fromkeys(
+                tg for lump in lumps for tg in lump_targets(lump, self._seen)))
+            tids = []
+            for target, _ in found:
+                i = self._tid.get(target)
+                if i is None:
+                    i = self._tid[target] = len(self._tnames)
+                    self._tnames.append(target)
+                tids.append(i)
+            out = self._by_band[k] = (np.array(tids, dtype=np.intp),
+                                      np.array([u for _, u in found], dtype=bool))
+            self._grow_vtab()
         return out
 
 
