@@ -124,14 +124,15 @@ class Chart:
         self._lid: dict = {}
         self._lnames: list = []
         self._lcache: dict = {}  # labels -> their ids
-        self._vtab = np.full((0, 0), -1, dtype=np.intp)
+        self._ints: list = []  # ``_reads``: the int of each V id
+        self._vtab = np.full((0, 0), -1, dtype=np.int32)
 
     def release(self) -> None:
         """Drop what only charting and laying out read (the kept results of a start row,
         an Action, an Encounter phase), once every turn is reached; ``acts`` stays."""
         self._act_rows = self._bonus = self._grown = self._label_rows = None
         self._next = self._seen = self._by_band = self.vinfo = self.wkey = None
-        self._tid = self._tnames = self._lid = self._lnames = self._lcache = None
+        self._tid = self._tnames = self._lid = self._lnames = self._lcache = self._ints = None
         self._vtab = None
         self.V = self.W = self.keys = None
 
@@ -257,22 +258,28 @@ class Chart:
         labels ``every`` (an event that allowed Investigate: the labels with it), in the
         order (target, label): read off ``_vtab`` (a (target, label) table of V ids), the
         start rows not seen yet made in that order."""
-        tids, unlock = self._targets(key, t)
-        lids, unlocked = self._lids(every)
-        cols = np.where(unlock[:, None], unlocked[None, :], lids[None, :])
+        found = self._targets(key, t)
+        tids, unlock = found >> 1, (found & 1).astype(bool)
+        both = self._lids(every)
+        k = len(every)
+        cols = np.where(unlock[:, None], both[None, k:], both[None, :k])
         rows = self._vtab[tids[:, None], cols].ravel()
         missing = np.flatnonzero(rows < 0)
         if len(missing):  # a (target, label) asked for the first time: its start row
-            k = len(lids)
             for j in missing.tolist():
                 tid, lid = int(tids[j // k]), int(cols[j // k, j % k])
                 rows[j] = self._vtab[tid, lid] = self.V.row((self._tnames[tid],
                                                             self._lnames[lid]))
-        return dict.fromkeys(rows.tolist())
+        ints = self._ints  # one int object per V id, however many dicts hold it
+        if len(ints) < len(self.V):
+            ints.extend(range(len(ints), len(self.V) + 1024))
+        return dict.fromkeys([ints[r] for r in rows.tolist()])
 
-    def _lids(self, labels: tuple) -> tuple:
-        """The ``_vtab`` columns of ``labels``, and of each with Investigate allowed (new
-        ones added), as arrays."""
+    def _lids(self, labels: tuple) -> np.ndarray:
+        """The ``_vtab`` columns of ``labels``, then of each with Investigate allowed (new
+        ones added). (One array per labels, and one per target list in ``_targets``: the
+        chart's many small arrays are freed before the backward pass, but the holes they
+        leave in the interpreter's memory stay.)"""
         out = self._lcache.get(labels)
         if out is None:
             ids = []
@@ -282,25 +289,26 @@ class Chart:
                     i = self._lid[f] = len(self._lnames)
                     self._lnames.append(f)
                 ids.append(i)
-            both = np.array(ids, dtype=np.intp)
-            out = self._lcache[labels] = (both[:len(labels)], both[len(labels):])
+            out = self._lcache[labels] = np.array(ids, dtype=np.int32)
             self._grow_vtab()
         return out
 
     def _grow_vtab(self) -> None:
-        """``_vtab`` widened to every target and label id given so far (-1: not asked)."""
-        shape = (len(self._tnames), len(self._lnames))
-        if shape[0] > self._vtab.shape[0] or shape[1] > self._vtab.shape[1]:
-            grown = np.full((max(shape[0], 2 * self._vtab.shape[0]),
-                             max(shape[1], 2 * self._vtab.shape[1])), -1, dtype=np.intp)
-            grown[:self._vtab.shape[0], :self._vtab.shape[1]] = self._vtab
+        """``_vtab`` widened to every target and label id given so far (-1: not asked),
+        each axis doubled when it has to grow (a fresh a002 case: 1,480 targets, 62
+        labels)."""
+        (n, k), (n0, k0) = (len(self._tnames), len(self._lnames)), self._vtab.shape
+        if n > n0 or k > k0:
+            grown = np.full((max(n, 2 * n0) if n > n0 else n0, max(k, 2 * k0) if k > k0
+                             else k0), -1, dtype=np.int32)
+            grown[:n0, :k0] = self._vtab
             self._vtab = grown
 
-    def _targets(self, key, t: int) -> tuple:
-        """``(target ids, whether each one's event allowed Investigate)`` (arrays) of the
-        Encounter phase of turn ``t``'s band from ``key`` (after Wait or not, its event
-        lines included), each target once (kept per (key, band): a key's labels differ
-        from turn to turn, its phase's targets do not)."""
+    def _targets(self, key, t: int) -> np.ndarray:
+        """The targets of the Encounter phase of turn ``t``'s band from ``key`` (after Wait
+        or not, its event lines included), each once, as ``2 * target id + 1`` if its event
+        allowed Investigate else ``2 * target id`` (kept per (key, band): a key's labels
+        differ from turn to turn, its phase's targets do not)."""
         k = (key, T.band_for(t))
         out = self._by_band.get(k)
         if out is None:
@@ -317,8 +325,8 @@ class Chart:
                     i = self._tid[target] = len(self._tnames)
                     self._tnames.append(target)
                 tids.append(i)
-            out = self._by_band[k] = (np.array(tids, dtype=np.intp),
-                                      np.array([u for _, u in found], dtype=bool))
+            out = self._by_band[k] = np.array(tids, dtype=np.int32) * 2 + np.array(
+                [u for _, u in found], dtype=np.int32)
             self._grow_vtab()
         return out
 
