@@ -337,3 +337,37 @@ def test_the_start_table_has_one_row_per_start_mode(tiny, monkeypatch):
     assert advise(cf.ctx, cf.case, solver=swept).p_win == pytest.approx(
         advise(cf.ctx, cf.case, solver=recursive).p_win, abs=1e-12)
     assert _same_memo(swept, recursive) > 0
+
+
+def test_the_start_rows_an_encounter_phase_reads_are_its_targets_for_each_label(tiny):
+    """The chart's table of start rows (``Chart._reads``) gives, for every Encounter phase
+    and labels it charted, the rows of each target of the phase (after Wait or not, its
+    event lines included) for each label (with Investigate allowed where the target's
+    event allowed it), in (target, label) order, each once."""
+    from deduce.models.detective_story import tables as T
+    from deduce.models.detective_story.dp.atlas import Chart
+    from deduce.models.detective_story.dp.layout import lump_targets
+    from deduce.models.detective_story.dp.modes import flags_of
+    from deduce.models.detective_story.dp.trace import Ref
+
+    cf = fresh(tiny, turn=7, villain="c201", sm=1, luck=2, clue_found=True,
+               bonus={"action": "Investigate", "value": 1})
+    solver = Solver(cf.ctx)
+    key = solver.modes.key(cf.case)
+    chart = Chart(solver.recursion)
+    chart.run([(key, flags_of(cf.case))], [], cf.case.turn)
+    phases, seen, checked = solver.recursion.phases, {}, 0
+    for (kid, band, every), got in chart._next.items():
+        mode = chart.keys.names[kid]
+        t = next(t for t in range(1, T.TURNS + 1) if T.band_for(t) == band)
+        lumps = [phases.encounter(mode, t, False), phases.encounter(mode, t, True)]
+        lumps += [phases.line(mode, n.line) for lump in lumps for _, n in lump.nodes
+                  if type(n) is Ref]
+        want: dict = {}
+        for tg in (tg for lump in lumps for tg in lump_targets(lump, seen)):
+            for f in every:
+                f = f._replace(unlock=True) if tg.flags.unlock else f
+                want[chart.V.ids[(tg.key, f)]] = None
+        assert list(got) == list(want)
+        checked += len(want)
+    assert checked > 100
