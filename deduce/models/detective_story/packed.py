@@ -61,13 +61,6 @@ def by_turn(memo) -> dict:
     return out
 
 
-def _pieces(value) -> tuple:
-    """A memo value's pieces as ``memo.Rows`` (a tuple's each, else the value)."""
-    from deduce.models.detective_story.dp.memo import Rows
-
-    return tuple(Rows.of(p) for p in (value if type(value) is tuple else (value,)))
-
-
 def pack(memo):
     """The stores ``STORES`` of ``memo`` as (name, array) pairs, made one at a time (see
     the module's docstring; ``dict(pack(memo))`` for all at once)."""
@@ -89,10 +82,14 @@ class Packer:
         self._flat = {cls: name for name, cls in self.types.items() if issubclass(cls, tuple)}
         self.atoms: list = []
         self._index: dict = {}
+        self._by_id: dict = {}  # id(part) -> (part, its atom)
         self._table: list = []
         self.values = 0
 
     def _atom(self, part) -> int:
+        hit = self._by_id.get(id(part))  # most parts are the same objects again and again
+        if hit is not None and hit[0] is part:
+            return hit[1]
         slot = (type(part), part)
         i = self._index.get(slot)
         if i is None:
@@ -102,6 +99,7 @@ class Packer:
                 encoded = K.encode(part, self.types)
             i = self._index[slot] = len(self.atoms)
             self.atoms.append(encoded)
+        self._by_id[id(part)] = (part, i)  # holding the part: its id is not reused
         return i
 
     def turn(self, t: int, stores: dict):
@@ -115,6 +113,7 @@ class Packer:
         import numpy as np
 
         from deduce.models.detective_story.dp.grid import L
+        from deduce.models.detective_story.dp.memo import Rows
 
         keys = [[self._atom(part) for part in k] for k, _ in items]
         if len({len(k) for k in keys}) > 1:
@@ -122,17 +121,21 @@ class Packer:
         parts, pieces, los, starts, blocks = [], [], [], [], []
         chunk, held, n_values = 0, 0, 0
         for _, value in items:
-            got = _pieces(value)
+            got = value if type(value) is tuple else (value,)
             parts.append(len(got) if type(value) is tuple else -1)
             for p in got:
-                n = p.slots
+                if type(p) is not Rows:
+                    p = Rows.of(p)
+                start = p.start
+                s0, s1 = int(start[0]), int(start[-1])
+                n = s1 - s0
                 if held and held + n > CHUNK_SLOTS:  # this chunk is full: the next one
                     yield from _chunk(f"{name}.{t}", chunk, blocks)
                     chunk, held, blocks = chunk + 1, 0, []
-                pieces.append((p.ndim, len(p), chunk, held))
+                pieces.append((p.ndim, len(p.lo), chunk, held))
                 los.append(p.lo)
-                starts.append(p.start)
-                blocks.append(np.asarray(p.columns(), dtype=np.float64))
+                starts.append(start)
+                blocks.append(p.block[s0:s1])  # ``Rows.columns``
                 held += n
                 n_values += n * L
         yield from _chunk(f"{name}.{t}", chunk, blocks)
