@@ -484,7 +484,8 @@ def test_a_disk_full_midway_leaves_no_file_and_the_answers_exact(shipped, folder
     assert list(folder.iterdir()) == []
     plain = A.Solver(cf.ctx)
     store.prepare(plain, cf.case, use_cache=False)
-    got, want = A.advise(cf.ctx, cf.case, solver=solver), A.advise(cf.ctx, cf.case, solver=plain)
+    got = A.advise(cf.ctx, cf.case, solver=solver)
+    want = A.advise(cf.ctx, cf.case, solver=plain)
     assert got.actions == want.actions and got.p_win == want.p_win
 
 

@@ -18,10 +18,10 @@ Contract:
   solving (the whole case when ``use_cache``) and writing the entry: a solver with
   nothing in memory writes each turn into the entry as the solve makes it and keeps only
   what it answers from (``solve_writing``), one that read part of an entry merges the
-  rest in and writes the whole memo (``save``). A corrupt, truncated,
-  foreign or other-version entry is ignored with one warning on stderr (``core.cache``)
-  and the case solved again and rewritten; a folder that cannot be written is warned
-  about once and the command goes on.
+  rest in and writes the whole memo (``save``). A corrupt, truncated, foreign or
+  other-version entry is ignored with one warning on stderr (``core.cache``) and the
+  case solved again and rewritten; a folder that cannot be written is warned about once
+  and the command goes on.
 - ``entries()`` / ``clear()``: this game's entries in the cache folder, and removing them.
 """
 
@@ -172,8 +172,8 @@ def prepare(solver, case, phase: str = "action", waited: bool = False,
     ``MEMORY`` (it could already, or there is nothing to solve: the case is over, or SM or
     Luck is past the grid, which ``advice.advise`` refuses), ``CACHED`` (read from the
     cache entry), ``SOLVED`` (solved here: the whole case, written into the entry, when
-    ``use_cache``: see the module's docstring; else ``whole`` as ``Solver.prepare``). ``use_cache`` False: the cache
-    is neither read nor written."""
+    ``use_cache``: see the module's docstring; else ``whole`` as ``Solver.prepare``).
+    ``use_cache`` False: the cache is neither read nor written."""
     from deduce.models.detective_story.dp.grid import LUCK_CAP, SM_CAP
 
     if case.over or case.sm > SM_CAP or case.luck > LUCK_CAP or covered(solver, case, phase,
@@ -205,9 +205,8 @@ def solve_writing(solver, case, phase: str = "action", waited: bool = False,
     is never held whole in memory for the sake of the cache (a fresh a001 case: the
     first ``advise`` peaks at 0.33 GB, a tenth above a solve without the cache, where
     holding the whole case until it was written took 0.50 GB). The entry is kept once
-    the last turn is written (its path); a folder
-    that cannot be written, or an entry past ``max_bytes``, is warned about once and the
-    solve goes on without it (None)."""
+    the last turn is written (its path); a folder that cannot be written, or an entry
+    past ``max_bytes``, is warned about once and the solve goes on without it (None)."""
     from deduce.models.detective_story.packed import Packer, by_turn
 
     folder = _folder()
