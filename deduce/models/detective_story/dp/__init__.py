@@ -92,7 +92,10 @@ separate Action-row array freed before the best Action (2% lower peak, but the A
 odds' gather grew a fix-up that cost CPU), ``malloc_trim`` between turns (the peak is live
 arrays), emptying the compiled phases' stores once the atlas is made (the peak moved by
 8 MB: freed small objects' memory is not returned), ``gc.freeze`` after a sweep instead of
-the collector's first pass over its objects (no difference measurable). Where
+the collector's first pass over its objects (no difference measurable), the leaves'
+chunks on two threads (numpy gives the interpreter lock back inside each operation, but
+these are a few thousand cells long: the threads queue for the lock and for ``malloc``,
+and the leaves ran 5% faster for 25 MB more). Where
 the memory goes (a001, peak 0.30 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the compiled phases: about 0.15 GB over the interpreter's 40 MB; a turn not kept
