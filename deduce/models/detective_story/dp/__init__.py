@@ -34,8 +34,9 @@ Dependencies go one way, each module importing only those above it:
   fresh a001 solve's traces, 1% read the closed Seek Information channels, 19% who has
   left the case, 35% the meetings with the Villain), so a trace is kept with the fields of
   the case it read or wrote (``trace.Probe``) and serves every mode that agrees on them
-  (``phases.Phases._traced``; an Action's rows also on what their roll read): a fresh
-  a001 solve traces 2,901 of its 20,488 phases (a002 4,090 of 41,119). Its leaves are
+  (``phases.Phases._traced``; an Action's rows also on the channel Seek Information
+  uses): a fresh a001 solve traces 1,429 of its 20,488 phases (a002 1,804 of 41,119;
+  keying the rows by all the roll read: 2,901 and 4,090). Its leaves are
   merged into arrays once per expression too (``compile._Template``); a mode's lump is
   that template with the memo keys its leaves lead to from that mode (compiling a fresh
   a001 solve's phases: 0.86 -> 0.52 s).

@@ -17,11 +17,8 @@ from deduce.models.detective_story import tables as T
 from deduce.models.detective_story.dp.compile import Compiler, Lump
 from deduce.models.detective_story.dp.modes import probe
 from deduce.models.detective_story.dp.rolls import outcomes_of
-from deduce.models.detective_story.dp.trace import Tracer, noting_fields
+from deduce.models.detective_story.dp.trace import Tracer
 from deduce.models.detective_story.state import Case, Context
-
-
-_TURN = Case._fields.index("turn")
 
 
 def turn_class(t: int) -> tuple:
@@ -43,7 +40,8 @@ class Phases:
         self.lines: dict = {}  # (key, line) -> Lump
         self.parts: dict = {}  # (key, action, turn class) -> ``action_parts``
         self.shapes: dict = {}  # ``_traced``: kind -> {fields: {their values: Expr}} (a
-        # sweep empties it once its phases are compiled: a002's 4,090 traces hold 16 MB)
+        # sweep empties it once its phases are compiled: a002's traces held 16 MB when
+        # they were 4,090)
 
     def _compiled(self, memo: dict, k, key: Case, t: int, phase, kind: tuple,
                   refs: bool = False) -> Lump:
@@ -61,8 +59,8 @@ class Phases:
         holds) from ``start``, traced only if no start of the same kind that agreed with
         this one on every field its trace read or wrote was traced before
         (``Tracer.trace_fields``): most modes differ only in fields a phase never reads (a
-        fresh a001 solve traces 2,901 of its 20,488 phases; each Action row's kind holds
-        the shape of the roll it continues, ``_parts``)."""
+        fresh a001 solve traces 1,429 of its 20,488 phases; an Action row's kind holds
+        what its continuation holds besides its start, ``action_rows``)."""
         shapes = self.shapes.setdefault(kind, {})
         for fields, exprs in shapes.items():
             expr = exprs.get(tuple([start[i] for i in fields]))
@@ -82,37 +80,33 @@ class Phases:
         ``(case as rolled, modifier, with SM, table, row continuation)``, kept per *turn
         class* (``turn_class``): the case as rolled is that of the class's first turn
         asked (callers read it without its turn)."""
-        return self._parts(t, key, action)[0]
-
-    def _parts(self, t: int, key: Case, action: str) -> tuple:
-        """``(action_parts, the roll's shape)``: the shape the fields the roll read or wrote
-        and their values (``trace.noting_fields``), which its row continuation's traces
-        depend on besides their own start."""
         k = (key, action, turn_class(t))
         out = self.parts.get(k)
         if out is None:
-            start = probe(key, t)
-            parts, fields = noting_fields(lambda case: E.action_roll(
-                self.ctx, case, action, E.AFTER_ACTION[False]), start)
-            out = self.parts[k] = (parts, (fields, tuple([start[i] for i in fields])))
+            out = self.parts[k] = E.action_roll(self.ctx, probe(key, t), action,
+                                                E.AFTER_ACTION[False])
         return out
 
     def action_rows(self, t: int, key: Case, action: str) -> dict:
         """``{outcome: Lump}`` of an Action's table rows up to the Encounter phase, from
         the case as rolled (``action_parts`` at turn ``t``, kept per (key, Action): the
-        rows do not read the turn), for each outcome but the +1 row."""
+        rows do not read the turn), for each outcome but the +1 row. A row's kind holds
+        what its continuation holds besides the case it starts from
+        (``engine.action_roll``): the channel Seek Information uses, read from the case
+        before the roll (the carried bonus only matters to the +1 row). (Keying it by
+        the fields the roll read instead made a fresh a001 solve trace 2,552 rows where
+        758 differ in what they read, each group the very same expression.)"""
         rk = (key, action)
         lumps = self.rows.get(rk)
         if lumps is None:
             lumps = self.rows[rk] = {}
-            (cleared, _, _, table, k_row), roll = self._parts(t, key, action)
-            if _TURN not in roll[0]:  # the continuation may read the rolled case's turn,
-                roll += (cleared.turn,)  # which the rows' start (turn 0) does not hold
+            cleared, _, _, table, k_row = self.action_parts(t, key, action)
+            held = E.seek_channel(self.ctx, probe(key, t)) if action == T.SEEK else None
             start = Case._make(cleared._replace(turn=0))
             ends: dict = {}  # the rows' leaves from one start (``Compiler.compile``)
             for o in outcomes_of(table):
                 if o != "bonus":
-                    expr = self._traced(("row", action, o, roll),
+                    expr = self._traced(("row", action, o, held),
                                         lambda w, c, o=o: k_row(w, c, o), start)
                     lumps[o] = self.compiler.compile(expr, start, ends)
         return lumps
