@@ -119,10 +119,7 @@ class Chart:
         self._seen: dict = {}  # ``layout.lump_targets``
         self._by_band: dict = {}  # (key, band) -> ``_targets``
         # ``_reads``' table of V ids: (target id, label id) -> V id, -1 if not asked yet
-        self._tid: dict = {}
-        self._tnames: list = []
-        self._lid: dict = {}
-        self._lnames: list = []
+        self._targets_seen, self._labels_seen = RowIndex(), RowIndex()
         self._lcache: dict = {}  # labels -> their ids
         self._ints: list = []  # ``_reads``: the int of each V id
         self._vtab = np.full((0, 0), -1, dtype=np.int32)
@@ -132,7 +129,7 @@ class Chart:
         an Action, an Encounter phase), once every turn is reached; ``acts`` stays."""
         self._act_rows = self._bonus = self._grown = self._label_rows = None
         self._next = self._seen = self._by_band = self.vinfo = self.wkey = None
-        self._tid = self._tnames = self._lid = self._lnames = self._lcache = self._ints = None
+        self._targets_seen = self._labels_seen = self._lcache = self._ints = None
         self._vtab = None
         self.V = self.W = self.keys = None
 
@@ -268,8 +265,8 @@ class Chart:
         if len(missing):  # a (target, label) asked for the first time: its start row
             for j in missing.tolist():
                 tid, lid = int(tids[j // k]), int(cols[j // k, j % k])
-                rows[j] = self._vtab[tid, lid] = self.V.row((self._tnames[tid],
-                                                            self._lnames[lid]))
+                rows[j] = self._vtab[tid, lid] = self.V.row(
+                    (self._targets_seen.names[tid], self._labels_seen.names[lid]))
         ints = self._ints  # one int object per V id, however many dicts hold it
         if len(ints) < len(self.V):
             ints.extend(range(len(ints), len(self.V) + 1024))
@@ -282,14 +279,10 @@ class Chart:
         leave in the interpreter's memory stay.)"""
         out = self._lcache.get(labels)
         if out is None:
-            ids = []
-            for f in labels + tuple(f._replace(unlock=True) for f in labels):
-                i = self._lid.get(f)
-                if i is None:
-                    i = self._lid[f] = len(self._lnames)
-                    self._lnames.append(f)
-                ids.append(i)
-            out = self._lcache[labels] = np.array(ids, dtype=np.int32)
+            seen = self._labels_seen
+            out = self._lcache[labels] = np.array(
+                [seen.row(f) for f in labels + tuple(f._replace(unlock=True) for f in labels)],
+                dtype=np.int32)
             self._grow_vtab()
         return out
 
@@ -297,7 +290,7 @@ class Chart:
         """``_vtab`` widened to every target and label id given so far (-1: not asked),
         each axis doubled when it has to grow (a fresh a002 case: 1,480 targets, 62
         labels)."""
-        (n, k), (n0, k0) = (len(self._tnames), len(self._lnames)), self._vtab.shape
+        (n, k), (n0, k0) = (len(self._targets_seen), len(self._labels_seen)), self._vtab.shape
         if n > n0 or k > k0:
             grown = np.full((max(n, 2 * n0) if n > n0 else n0, max(k, 2 * k0) if k > k0
                              else k0), -1, dtype=np.int32)
@@ -318,15 +311,9 @@ class Chart:
                       if type(n) is Ref]
             found = dict.fromkeys((tg.key, tg.flags.unlock) for tg in dict.fromkeys(
                 tg for lump in lumps for tg in lump_targets(lump, self._seen)))
-            tids = []
-            for target, _ in found:
-                i = self._tid.get(target)
-                if i is None:
-                    i = self._tid[target] = len(self._tnames)
-                    self._tnames.append(target)
-                tids.append(i)
-            out = self._by_band[k] = np.array(tids, dtype=np.int32) * 2 + np.array(
-                [u for _, u in found], dtype=np.int32)
+            out = self._by_band[k] = np.array(
+                [2 * self._targets_seen.row(target) + unlock for target, unlock in found],
+                dtype=np.int32)
             self._grow_vtab()
         return out
 
