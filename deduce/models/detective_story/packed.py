@@ -126,16 +126,15 @@ class Packer:
             for p in got:
                 if type(p) is not Rows:
                     p = Rows.of(p)
-                start = p.start
-                s0, s1 = int(start[0]), int(start[-1])
-                n = s1 - s0
+                block = p.columns()
+                n = len(block)
                 if held and held + n > CHUNK_SLOTS:  # this chunk is full: the next one
                     yield from _chunk(f"{name}.{t}", chunk, blocks)
                     chunk, held, blocks = chunk + 1, 0, []
                 pieces.append((p.ndim, len(p.lo), chunk, held))
                 los.append(p.lo)
-                starts.append(start)
-                blocks.append(p.block[s0:s1])  # ``Rows.columns``
+                starts.append(p.start)
+                blocks.append(block)
                 held += n
                 n_values += n * L
         yield from _chunk(f"{name}.{t}", chunk, blocks)
@@ -233,12 +232,14 @@ def packed_size(memo) -> int:
     bytes per key, row and slot)."""
     import numpy as np
 
+    from deduce.models.detective_story.dp.grid import L
+
     size = 0
     for name in STORES:
         for value in getattr(memo, name).values():
             for piece in (value if isinstance(value, tuple) else (value,)):
-                if hasattr(piece, "block"):
-                    size += piece.values().nbytes
+                if hasattr(piece, "block"):  # its slots at every Luck (not widened to count)
+                    size += 8 * L * piece.slots
                 else:
                     a = np.asarray(piece, dtype=np.float64)
                     size += 8 * a.size  # an array: at most this (its interval of SM)
