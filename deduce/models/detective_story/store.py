@@ -114,9 +114,8 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     is known once written (``packed.trim``): an entry that cannot fit even trimmed to
     one Luck column a slot is refused before packing, a larger one when written (the
     other entries are not pruned for it)."""
-    folder = _folder()
+    folder = _writable_folder()
     if folder is None:
-        _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
         return None
     from deduce.models.detective_story.dp.grid import L
 
@@ -131,11 +130,8 @@ def save(solver, max_bytes: int = cache.DEFAULT_MAX_BYTES) -> Path | None:
     try:  # the solver's heap would cost more than the packing (they hold no cycle to free)
         return cache.write_entry(case_key(solver.ctx), KIND, _meta(solver.ctx, size // 8),
                                  pack(solver.memo), folder, max_bytes)
-    except cache.TooLarge as exc:
-        _too_large(exc.size, max_bytes)
-        return None
-    except OSError as exc:
-        _write_failed(folder, exc)
+    except (cache.TooLarge, OSError) as exc:
+        _not_kept(exc, folder, max_bytes)
         return None
     finally:
         if collecting:
@@ -209,15 +205,13 @@ def solve_writing(solver, case, phase: str = "action", waited: bool = False,
     past ``max_bytes``, is warned about once and the solve goes on without it (None)."""
     from deduce.models.detective_story.packed import Packer, by_turn
 
-    folder = _folder()
+    folder = _writable_folder()
     writer = None
-    if folder is None:
-        _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
-    else:
+    if folder is not None:
         try:
             writer = cache.EntryWriter(case_key(solver.ctx), KIND, folder, max_bytes)
         except OSError as exc:
-            _write_failed(folder, exc)
+            _not_kept(exc, folder, max_bytes)
     packer, written = Packer(), []
 
     def each_turn(t: int) -> None:
@@ -228,12 +222,8 @@ def solve_writing(solver, case, phase: str = "action", waited: bool = False,
             for name, array in packer.turn(t, by_turn(solver.memo).get(t, {})):
                 writer.add(name, array)
             written.append(t)
-        except cache.TooLarge as exc:  # the writer gave the entry up
-            _too_large(exc.size, max_bytes)
-            writer = None
-        except OSError as exc:
-            writer.abort()
-            _write_failed(folder, exc)
+        except (cache.TooLarge, OSError) as exc:  # the writer gave the entry up
+            _not_kept(exc, folder, max_bytes)
             writer = None
 
     try:
@@ -252,17 +242,27 @@ def solve_writing(solver, case, phase: str = "action", waited: bool = False,
         for name, array in packer.finish():
             writer.add(name, array)
         return writer.commit(_meta(solver.ctx, packer.values))
-    except cache.TooLarge as exc:
-        _too_large(exc.size, max_bytes)
-    except OSError as exc:
-        writer.abort()
-        _write_failed(folder, exc)
+    except (cache.TooLarge, OSError) as exc:  # the writer gave the entry up
+        _not_kept(exc, folder, max_bytes)
     return None
 
 
-def _write_failed(folder: Path, exc: OSError) -> None:
-    _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
-                        f"({exc.strerror or exc}): going on without it")
+def _writable_folder() -> Path | None:
+    """The cache folder to write to, or None (warned about once: no home folder)."""
+    folder = _folder()
+    if folder is None:
+        _warn_once("home", "no cache folder (no home folder): the solved case is not kept")
+    return folder
+
+
+def _not_kept(exc: Exception, folder: Path, max_bytes: int) -> None:
+    """Warn once that the entry was given up: too large (``cache.TooLarge``), or the folder
+    could not be written (``OSError``); the command goes on without it."""
+    if isinstance(exc, cache.TooLarge):
+        _too_large(exc.size, max_bytes)
+    else:
+        _warn_once("write", f"cannot write the solved case to the cache folder {folder} "
+                            f"({exc.strerror or exc}): going on without it")
 
 
 def attach(ctx) -> None:
