@@ -67,8 +67,10 @@ class Recursion:
         self.encounter_calls = 0  # Encounter phases valued here (the sweep values its own)
         self._legal: dict = {}
         self._labels: dict = {}
+        self._label_sets: dict = {}  # each distinct flag labels tuple, one object
         self._plans: dict = {}
         self._starts: dict = {}
+        self._start_modes: dict = {}  # each distinct start mode, one object
 
     @property
     def fallback(self) -> "Recursion":
@@ -151,6 +153,7 @@ class Recursion:
         hit = self._starts.get((key, f))
         if hit is None:
             vk = self.start_mode(with_flags(key, f))
+            vk = self._start_modes.setdefault(vk, vk)  # many (key, flags) share one
             legal = tuple(self.legal(vk))
             bonus = vk.bonus_action if vk.bonus and vk.bonus_action in legal else None
             hit = self._starts[(key, f)] = (vk, legal, bonus)
@@ -353,7 +356,8 @@ class Recursion:
                 _, mod, with_sm, table, _ = self.phases.action_parts(t, key, a)
                 out += [Flags(a, c + 1, False, False)
                         for c in self.odds.bonus_grows(table, mod, with_sm, t)]
-            out = self._labels[fk] = tuple(out)
+            out = tuple(out)  # one object per distinct tuple (a few dozen for a case's
+            out = self._labels[fk] = self._label_sets.setdefault(out, out)  # many keys)
         return out
 
     def _encounter(self, t: int, key: Case, waited: bool, labels: tuple, refs, get=None):
