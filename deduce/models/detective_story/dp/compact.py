@@ -26,7 +26,7 @@ from deduce.models.detective_story.dp.cells import Band, nonzero_bounds, sm_of_m
 from deduce.models.detective_story.dp.grid import L, S
 
 #: (term, slot) pairs handled at once
-PAIRS = 1 << 15
+PAIRS = 1 << 14
 #: fight slots per ``combat.solve_columns`` call
 FIGHT_SLOTS = 1 << 11
 
