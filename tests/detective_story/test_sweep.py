@@ -368,6 +368,6 @@ def test_the_start_rows_an_encounter_phase_reads_are_its_targets_for_each_label(
             for f in every:
                 f = f._replace(unlock=True) if tg.flags.unlock else f
                 want[chart.V.ids[(tg.key, f)]] = None
-        assert list(got) == list(want)
+        assert got.tolist() == list(want)
         checked += len(want)
     assert checked > 100

@@ -344,7 +344,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
     if keep:
         tab = _Table.of(V, vv)
-        for row in c.starts:
+        for row in c.starts.tolist():
             _put(memo.start, (t, atlas.vspec[row][0]), tab.rows(row, row + 1, 1),
                  V.lo[row] <= V.hi[row])
     return V, vv
