@@ -54,11 +54,12 @@ def first_seen(parts: list) -> np.ndarray:
 
 class TurnChart:
     """What one turn has (``Chart.run``), as ids of the ``Chart``'s indices: ``starts`` its
-    start rows (V ids, an int32 array, each once, in the order first reached), ``need`` per Action (``acts`` id) the carried
-    bonus values its start rows need, ``n_bonus`` and ``grown`` per Action with a +1 row
-    (the bonus values valued, those at which the +1 row can come up), ``wrows`` the
-    Encounter rows its Actions lead to (W ids -> None), ``labels`` per Encounter key
-    (``keys`` id) its flag labels."""
+    start rows (V ids), ``need`` per Action (``acts`` id) the carried bonus values its
+    start rows need, ``n_bonus`` and ``grown`` per Action with a +1 row (the bonus values
+    valued, those at which the +1 row can come up), ``wrows`` the Encounter rows its
+    Actions lead to (W ids), ``labels`` per Encounter key (``keys`` id) its flag labels.
+    ``starts`` and ``wrows`` are int32 arrays, each id once, in the order first reached
+    (``first_seen``)."""
 
     def release(self, kept: bool) -> None:
         """Drop what only the reach pass reads (``wrows``, ``labels``, ``grown``) and, unless
@@ -73,7 +74,7 @@ class TurnChart:
         self.need: dict = {}
         self.n_bonus: dict = {}
         self.grown: dict = {}
-        self.wrows: dict = {}
+        self.wrows: np.ndarray | None = None  # made once its Actions are charted
         self.labels: dict = {}
 
 
@@ -120,9 +121,9 @@ class Chart:
         self.acts, self.keys = RowIndex(), RowIndex()
         self.wkey: list = []
         self.vinfo: dict = {}  # V id -> (bonus need or None, Action ids, W id or -1, vk, others)
-        self._act_rows: dict = {}  # acts id -> {W id: None} its rows lead to
+        self._act_rows: dict = {}  # acts id -> the W ids its rows lead to (array)
         self._bonus: dict = {}  # acts id -> (table, with SM, carried bound), None: no +1 row
-        self._grown: dict = {}  # (acts id, mod, n) -> (grown, {W id: None})
+        self._grown: dict = {}  # (acts id, mod, n) -> (grown, their W ids: an array)
         self._label_rows: dict = {}  # (key id, labels) -> W ids of the labels, then after Wait
         self._next: dict = {}  # (key id, band, labels) -> the V ids read next turn (array)
         self._seen: dict = {}  # ``layout.lump_targets``
@@ -168,10 +169,9 @@ class Chart:
         for t in range(t0, T.TURNS + 1):
             report(f"laying out turn {t} of {T.TURNS}")
             c = TurnChart(t, starts)
-            if t == t0:
-                c.wrows.update(dict.fromkeys(self.w(key, NO_FLAGS) for key in roots_w))
-            self._start_rows(c)
-            self._actions(c)
+            roots = [self.w(key, NO_FLAGS) for key in roots_w] if t == t0 else []
+            c.wrows = first_seen([np.array(roots, dtype=np.int32), self._start_rows(c),
+                                  *self._actions(c)])
             starts = self._encounters(c)
             charts.append(c)
         return charts, starts
@@ -189,9 +189,9 @@ class Chart:
             info = self.vinfo[v] = (need, plain, w, vk, (key, legal, bonus))
         return info
 
-    def _start_rows(self, c: TurnChart) -> None:
-        """The Actions of ``c``'s start rows and the Encounter rows Escape and Wait read."""
-        need, wrows = c.need, c.wrows
+    def _start_rows(self, c: TurnChart) -> np.ndarray:
+        """The Actions of ``c``'s start rows; the Encounter rows Escape and Wait read."""
+        need, wrows = c.need, []
         for v in c.starts.tolist():
             bonus, plain, w, _, _ = self._start_info(v)
             if bonus is not None:
@@ -200,16 +200,18 @@ class Chart:
             for a in plain:
                 need.setdefault(a, 1)
             if w >= 0:
-                wrows[w] = None
+                wrows.append(w)
+        return np.array(wrows, dtype=np.int32)
 
-    def _actions(self, c: TurnChart) -> None:
-        """The Encounter rows ``c``'s Actions lead to, and their carried bonus values."""
-        t, recursion, wrows = c.t, self.recursion, c.wrows
+    def _actions(self, c: TurnChart) -> list:
+        """The carried bonus values of ``c``'s Actions; the Encounter rows they lead to
+        (int32 arrays, in order)."""
+        t, recursion, wrows = c.t, self.recursion, []
         for aid, need in c.need.items():
             rows = self._act_rows.get(aid)
             if rows is None:
                 rows = self._act_rows[aid] = self._action(aid, t)
-            wrows.update(rows)
+            wrows.append(rows)
             bonus = self._bonus[aid]
             if bonus is None:
                 continue
@@ -220,14 +222,16 @@ class Chart:
             hit = self._grown.get((aid, mod, n))
             if hit is None:
                 grown = recursion.odds.bonus_grows(table, mod, with_sm, n)
-                hit = self._grown[(aid, mod, n)] = (grown, dict.fromkeys(
-                    self.w(key, Flags(a, g + 1, False, False)) for g in grown))
+                hit = self._grown[(aid, mod, n)] = (grown, first_seen([np.array(
+                    [self.w(key, Flags(a, g + 1, False, False)) for g in grown],
+                    dtype=np.int32)]))
             c.grown[aid] = hit[0]
-            wrows.update(hit[1])
+            wrows.append(hit[1])
+        return wrows
 
-    def _action(self, aid: int, t: int) -> dict:
-        """The W ids Action ``aid``'s rows lead to (the same at every turn); notes whether
-        its table has a +1 row (``_bonus``)."""
+    def _action(self, aid: int, t: int) -> np.ndarray:
+        """The W ids Action ``aid``'s rows lead to (the same at every turn; ``first_seen``);
+        notes whether its table has a +1 row (``_bonus``)."""
         recursion = self.recursion
         phases = recursion.phases
         key, a = self.acts.names[aid]
@@ -240,8 +244,9 @@ class Chart:
             lumps = phases.action_rows(t, key, a).values()
             if "bonus" in outcomes:
                 self._bonus[aid] = (table, with_sm, recursion.carried_bound(key, a))
-        return dict.fromkeys(self.w(tg.key, tg.flags) for lump in lumps
-                             for tg in lump_targets(lump, self._seen))
+        return first_seen([np.array([self.w(tg.key, tg.flags) for lump in lumps
+                                     for tg in lump_targets(lump, self._seen)],
+                                    dtype=np.int32)])
 
     def _encounters(self, c: TurnChart) -> np.ndarray:
         """``c``'s Encounter keys and their labels; the start rows they read next turn
@@ -249,7 +254,7 @@ class Chart:
         t, recursion = c.t, self.recursion
         band = T.band_for(t)
         starts = []
-        for kid in dict.fromkeys(self.wkey[w] for w in c.wrows):
+        for kid in dict.fromkeys(self.wkey[w] for w in c.wrows.tolist()):
             key = self.keys.names[kid]
             every = c.labels[kid] = recursion.flag_labels(t, key)
             self.label_rows(kid, every)
@@ -529,5 +534,5 @@ class Atlas:
                 keys.append((self.chart.keys.names[kid], b, rows, list(w)))
         cat = lambda parts: np.fromiter((x for p in parts for x in p), dtype=INDEX)  # noqa: E731
         links = [(cat(d), cat(s)) for d, s in zip(dst, src)]
-        extra = [(w, *self.W.names[w]) for w in c.wrows if w not in labelled]
+        extra = [(w, *self.W.names[w]) for w in c.wrows.tolist() if w not in labelled]
         return links, keys, extra
