@@ -336,3 +336,18 @@ def test_equal_decision_weights_are_one_array(tiny):
         assert not w.flags.writeable
         assert by_bytes.setdefault(w.tobytes(), w) is w
     assert len(by_bytes) < len(weights)
+
+
+def test_equal_flag_labels_and_start_modes_are_one_object(tiny):
+    """A solve asks the flag labels of many (turn, key) and the start mode of many (key,
+    flags): equal ones are kept as one object (a fresh case's many keys have a few dozen
+    distinct label tuples)."""
+    cf = fresh(tiny, turn=9, villain="c201", sm=1, luck=2, clue_found=True)
+    solver = Solver(cf.ctx)
+    advise(cf.ctx, cf.case, solver=solver)
+    r = solver.recursion
+    labels = list(r._labels.values())
+    assert len(labels) > len({id(x) for x in labels})  # some keys share their labels
+    by_value = {}
+    for x in labels + [vk for vk, _, _ in r._starts.values()]:
+        assert by_value.setdefault(x, x) is x

@@ -371,3 +371,12 @@ def test_the_start_rows_an_encounter_phase_reads_are_its_targets_for_each_label(
         assert got.tolist() == list(want)
         checked += len(want)
     assert checked > 100
+
+
+@given(st.lists(st.lists(st.integers(0, 40), max_size=12), max_size=6))
+def test_first_seen_keeps_each_id_once_in_the_order_first_reached(parts):
+    from deduce.models.detective_story.dp.atlas import first_seen
+
+    got = first_seen([np.array(p, dtype=np.int32) for p in parts])
+    assert got.dtype == np.int32
+    assert got.tolist() == list(dict.fromkeys(x for p in parts for x in p))

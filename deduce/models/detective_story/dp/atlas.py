@@ -190,7 +190,8 @@ class Chart:
         return info
 
     def _start_rows(self, c: TurnChart) -> np.ndarray:
-        """The Actions of ``c``'s start rows; the Encounter rows Escape and Wait read."""
+        """Fill ``c.need`` with the Actions of ``c``'s start rows; return the Encounter rows
+        Escape and Wait read (an int32 array)."""
         need, wrows = c.need, []
         for v in c.starts.tolist():
             bonus, plain, w, _, _ = self._start_info(v)
@@ -204,8 +205,8 @@ class Chart:
         return np.array(wrows, dtype=np.int32)
 
     def _actions(self, c: TurnChart) -> list:
-        """The carried bonus values of ``c``'s Actions; the Encounter rows they lead to
-        (int32 arrays, in order)."""
+        """Fill ``c.n_bonus`` and ``c.grown`` (the carried bonus values of ``c``'s
+        Actions); return the Encounter rows they lead to (int32 arrays, in order)."""
         t, recursion, wrows = c.t, self.recursion, []
         for aid, need in c.need.items():
             rows = self._act_rows.get(aid)
