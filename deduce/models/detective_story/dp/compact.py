@@ -223,7 +223,7 @@ class CompactBatch:
         """Decision-node edges ``e`` at SM ``sm``: weight times the child's values (as
         ``_leaves``: a weight of 0 reads any row)."""
         w = ws[e] * self.nw[wr[e], sm]
-        return w[:, None] * out[pos[cr[e] * S + sm]]
+        return w[:, None] * out.take(pos[cr[e] * S + sm], axis=0)
 
     def run(self, band: Band, src: np.ndarray, src_pos: np.ndarray, out=None) -> np.ndarray:
         """The values (slots, width) of ``band`` (this batch's laid-out band, ``reach``)
@@ -267,14 +267,14 @@ class CompactBatch:
                         out[p] += acc
             for k, (nr, orr) in enumerate(self.max_edges.get(level, ())):
                 i, p = band.expand(nr)
-                v = out[pos[orr[i] * S + band.sm[p]]]
+                v = out.take(pos[orr[i] * S + band.sm[p]], axis=0)
                 out[p] = v if k == 0 else np.maximum(out[p], v)
             for setup, terms, nr, subs in self.fight_edges.get(level, ()):
                 i, p = band.expand(nr)
                 sm = band.sm[p]
                 for a in range(0, len(p), FIGHT_SLOTS):
                     sl = slice(a, a + FIGHT_SLOTS)
-                    vt = np.stack([out[pos[s[i[sl]] * S + sm[sl]]] for s in subs])
+                    vt = np.stack([out.take(pos[s[i[sl]] * S + sm[sl]], axis=0) for s in subs])
                     k = vt.shape[1]
                     out[p[sl]] = C.solve_columns(setup, terms,
                                                  vt.reshape(len(subs), k * width),

@@ -204,7 +204,7 @@ def _q_values(i, sm, ptab, pids, kind, src, both, apos, wpos, n_act) -> np.ndarr
     k, s = kind[i], src[i] * S + sm[:, None]
     at = np.where(k == 1, apos[np.where(k == 1, s, 0)],
                   np.where(k == 2, n_act + wpos[np.where(k == 2, s, 0)], len(both) - 1))
-    V = both[at]  # (slots, outcomes, L)
+    V = both.take(at, axis=0)  # (slots, outcomes, L)
     P = ptab[pids[i], sm[:, None]]  # (slots, outcomes)
     keep = np.einsum("sol,so->sl", V, P)  # no (slots, outcomes, L) product kept
     again = np.zeros_like(keep)
@@ -232,8 +232,8 @@ def _best_other(i, sm, which, rows, wvals, wpos, qvals, qpos) -> np.ndarray:
     v = np.empty_like(best)
     for k in range(which.shape[1]):
         at_w, r = which[i, k] == 0, rows[i, k] * S + sm
-        v[at_w] = wvals[wpos[r[at_w]]]
-        v[~at_w] = qvals[qpos[r[~at_w]]]
+        v[at_w] = wvals.take(wpos[r[at_w]], axis=0)
+        v[~at_w] = qvals.take(qpos[r[~at_w]], axis=0)
         np.maximum(best, v, out=best)
     return best
 
@@ -282,7 +282,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
         dst, srows = links[b]
         ev = cenc.run(E, nvals, npos)
         i, p = W.expand(dst)
-        wvals[p, :ewidth] = ev[E.pos()[srows[i] * S + W.sm[p]]]
+        wvals[p, :ewidth] = ev.take(E.pos()[srows[i] * S + W.sm[p]], axis=0)
         if ewidth < width:  # on the turn's columns: the last one repeated
             wvals[p, ewidth:] = wvals[p, ewidth - 1:ewidth]
         if keep:
@@ -309,7 +309,7 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
                        apos, wpos, len(av))
         qvals[p[a:a + Q_SLOTS]] = qv
     i, p = Q.expand(np.arange(nq, nq + len(rest_off)))
-    qvals[p] = av[apos[rest_off[i] * S + Q.sm[p]]]
+    qvals[p] = av.take(apos[rest_off[i] * S + Q.sm[p]], axis=0)
     del apos, A  # the best Action reads the Encounter rows and the Action values only
     if keep:
         tab = _Table.of(Q, qvals)
@@ -337,11 +337,11 @@ def _backward(atlas: Atlas, plan: _Plan, held: list):
     orow, bq = atlas.orow, atlas.bq
     i, p = V.expand(np.arange(atlas.nv))
     sm = V.sm[p]
-    vv = ov[opos[orow[i] * S + sm]]
+    vv = ov.take(opos[orow[i] * S + sm], axis=0)
     b = np.flatnonzero(bq[i] >= 0)
     for a in range(0, len(b), Q_SLOTS):  # a few slots at a time: no (slots, L) temporaries
         r = b[a:a + Q_SLOTS]
-        vv[r] = np.maximum(vv[r], qvals[qpos[bq[i[r]] * S + sm[r]]])
+        vv[r] = np.maximum(vv[r], qvals.take(qpos[bq[i[r]] * S + sm[r]], axis=0))
     if keep:
         tab = _Table.of(V, vv)
         for row in c.starts.tolist():
