@@ -377,6 +377,6 @@ def test_the_start_rows_an_encounter_phase_reads_are_its_targets_for_each_label(
 def test_first_seen_keeps_each_id_once_in_the_order_first_reached(parts):
     from deduce.models.detective_story.dp.atlas import first_seen
 
-    got = first_seen([np.array(p, dtype=np.int32) for p in parts])
+    got = first_seen(*parts)
     assert got.dtype == np.int32
     assert got.tolist() == list(dict.fromkeys(x for p in parts for x in p))

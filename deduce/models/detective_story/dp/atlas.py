@@ -43,13 +43,15 @@ from deduce.models.detective_story.dp.trace import Ref
 WAITED = None
 
 
-def first_seen(parts: list) -> np.ndarray:
-    """The ids of ``parts`` (int arrays, in order) each once, in the order first seen (as
-    ``dict.fromkeys`` of them all would give), int32. (A turn's start rows and what each
-    Encounter phase reads were dicts of ints: about 10 MB of a fresh a001 chart.)"""
-    ids = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+def first_seen(*parts) -> np.ndarray:
+    """The ids of ``parts`` (int sequences or arrays, in order) each once, in the order
+    first seen (as ``dict.fromkeys`` of them all would give), int32. (A turn's start rows
+    and what each Encounter phase reads were dicts of ints: about 10 MB of a fresh a001
+    chart.)"""
+    ids = np.concatenate([np.asarray(p, dtype=np.int32) for p in parts] or
+                         [np.zeros(0, dtype=np.int32)])
     _, first = np.unique(ids, return_index=True)
-    return ids[np.sort(first)].astype(np.int32)
+    return ids[np.sort(first)]
 
 
 class TurnChart:
@@ -165,13 +167,12 @@ class Chart:
         Encounter phases read)`` (valued at zero: the case is lost)."""
         report = report or (lambda message: None)
         charts = []
-        starts = first_seen([np.array([self.V.row(kf) for kf in roots_v], dtype=np.int32)])
+        starts = first_seen([self.V.row(kf) for kf in roots_v])
         for t in range(t0, T.TURNS + 1):
             report(f"laying out turn {t} of {T.TURNS}")
             c = TurnChart(t, starts)
             roots = [self.w(key, NO_FLAGS) for key in roots_w] if t == t0 else []
-            c.wrows = first_seen([np.array(roots, dtype=np.int32), self._start_rows(c),
-                                  *self._actions(c)])
+            c.wrows = first_seen(roots, self._start_rows(c), *self._actions(c))
             starts = self._encounters(c)
             charts.append(c)
         return charts, starts
@@ -189,9 +190,9 @@ class Chart:
             info = self.vinfo[v] = (need, plain, w, vk, (key, legal, bonus))
         return info
 
-    def _start_rows(self, c: TurnChart) -> np.ndarray:
+    def _start_rows(self, c: TurnChart) -> list:
         """Fill ``c.need`` with the Actions of ``c``'s start rows; return the Encounter rows
-        Escape and Wait read (an int32 array)."""
+        Escape and Wait read."""
         need, wrows = c.need, []
         for v in c.starts.tolist():
             bonus, plain, w, _, _ = self._start_info(v)
@@ -202,7 +203,7 @@ class Chart:
                 need.setdefault(a, 1)
             if w >= 0:
                 wrows.append(w)
-        return np.array(wrows, dtype=np.int32)
+        return wrows
 
     def _actions(self, c: TurnChart) -> list:
         """Fill ``c.n_bonus`` and ``c.grown`` (the carried bonus values of ``c``'s
@@ -223,9 +224,8 @@ class Chart:
             hit = self._grown.get((aid, mod, n))
             if hit is None:
                 grown = recursion.odds.bonus_grows(table, mod, with_sm, n)
-                hit = self._grown[(aid, mod, n)] = (grown, first_seen([np.array(
-                    [self.w(key, Flags(a, g + 1, False, False)) for g in grown],
-                    dtype=np.int32)]))
+                hit = self._grown[(aid, mod, n)] = (grown, first_seen(
+                    [self.w(key, Flags(a, g + 1, False, False)) for g in grown]))
             c.grown[aid] = hit[0]
             wrows.append(hit[1])
         return wrows
@@ -245,9 +245,8 @@ class Chart:
             lumps = phases.action_rows(t, key, a).values()
             if "bonus" in outcomes:
                 self._bonus[aid] = (table, with_sm, recursion.carried_bound(key, a))
-        return first_seen([np.array([self.w(tg.key, tg.flags) for lump in lumps
-                                     for tg in lump_targets(lump, self._seen)],
-                                    dtype=np.int32)])
+        return first_seen([self.w(tg.key, tg.flags) for lump in lumps
+                           for tg in lump_targets(lump, self._seen)])
 
     def _encounters(self, c: TurnChart) -> np.ndarray:
         """``c``'s Encounter keys and their labels; the start rows they read next turn
@@ -263,7 +262,7 @@ class Chart:
             if nxt is None:
                 nxt = self._next[(kid, band, every)] = self._reads(key, t, every)
             starts.append(nxt)
-        return first_seen(starts)
+        return first_seen(*starts)
 
     def _reads(self, key, t: int, every: tuple) -> np.ndarray:
         """The V ids the Encounter phase of turn ``t`` from ``key`` reads next turn, for
@@ -282,7 +281,7 @@ class Chart:
                 tid, lid = int(tids[j // k]), int(cols[j // k, j % k])
                 rows[j] = self._vtab[tid, lid] = self.V.row(
                     (self._targets_seen.names[tid], self._labels_seen.names[lid]))
-        return first_seen([rows])
+        return first_seen(rows)
 
     def _lids(self, labels: tuple) -> np.ndarray:
         """The ``_vtab`` columns of ``labels``, then of each with Investigate allowed (new
@@ -321,8 +320,8 @@ class Chart:
             lumps = [phases.encounter(key, t, False), phases.encounter(key, t, True)]
             lumps += [phases.line(key, n.line) for lump in lumps for _, n in lump.nodes
                       if type(n) is Ref]
-            found = dict.fromkeys((tg.key, tg.flags.unlock) for tg in dict.fromkeys(
-                tg for lump in lumps for tg in lump_targets(lump, self._seen)))
+            found = dict.fromkeys((tg.key, tg.flags.unlock) for lump in lumps
+                                  for tg in lump_targets(lump, self._seen))
             out = self._by_band[k] = np.array(
                 [2 * self._targets_seen.row(target) + unlock for target, unlock in found],
                 dtype=np.int32)
