@@ -97,7 +97,7 @@ the collector's first pass over its objects (no difference measurable), the leav
 chunks on two threads (numpy gives the interpreter lock back inside each operation, but
 these are a few thousand cells long: the threads queue for the lock and for ``malloc``,
 and the leaves ran 5% faster for 25 MB more). Where
-the memory goes (a001, peak 0.30 GB): what the forward pass keeps for the backward one
+the memory goes (a001, peak 0.27 GB): what the forward pass keeps for the backward one
 (each turn's compiled batches as int32/int8 index arrays of their reached rows, the
 bands, the compiled phases: about 0.15 GB over the interpreter's 40 MB; a turn not kept
 for the memo drops the layout's dictionaries once reached), then the largest turn's
